@@ -1,0 +1,61 @@
+"""The board profiles shipped as data (``data/boards.json``), and naming a board.
+
+A board is named by a profile name (``"standard"``, ``"winter"``) or given as a custom
+table ``{"trader_rates": [...]}``; both are accepted anywhere a board is named.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from .rules import Board, BoardError
+
+
+@cache
+def _profiles() -> dict[str, dict]:
+    text = resources.files(__package__).joinpath("data/boards.json").read_text("utf-8")
+    return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
+
+
+def profile_names() -> list[str]:
+    return list(_profiles())
+
+
+@cache
+def profile(name: str) -> Board:
+    """A shipped board side by name."""
+    try:
+        data = _profiles()[name]
+    except KeyError:
+        known = ", ".join(profile_names())
+        raise BoardError(f"unknown board {name!r} (known: {known})") from None
+    return Board.from_rates(data["trader_rates"], name=name, verified=data["verified"])
+
+
+def why_unverified(board: Board) -> str | None:
+    """Why a shipped board's rates cannot be trusted, or None."""
+    if board.verified or board.name is None:
+        return None
+    return _profiles()[board.name]["why_unverified"]
+
+
+def board_from_spec(spec: object) -> Board:
+    """A board from its JSON form: a profile name or ``{"trader_rates": [...]}``."""
+    if isinstance(spec, str):
+        return profile(spec)
+    if isinstance(spec, dict):
+        if set(spec) != {"trader_rates"}:
+            extra = sorted(set(spec) - {"trader_rates"})
+            what = f"unexpected key(s) {extra}" if extra else "no 'trader_rates'"
+            raise BoardError(f"a custom board is {{'trader_rates': [...]}}, got {what}")
+        return Board.from_rates(spec["trader_rates"])
+    raise BoardError(f"a board is a name or {{'trader_rates': [...]}}, got {spec!r}")
+
+
+def board_spec(board: Board) -> str | dict:
+    """The JSON form of a board: ``board_from_spec(board_spec(b)) == b``."""
+    if board.name is not None and board == profile(board.name):
+        return board.name
+    return {"trader_rates": board.to_rates()}

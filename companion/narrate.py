@@ -1,0 +1,192 @@
+"""A readable narration of a game, built only from the steps the rules report."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .boards import profile_names
+from .i18n import card_name, catalog, seat_name, t
+from .record import GameRecord
+from .rules import (
+    Beggar,
+    Bonus,
+    Discard,
+    Gain,
+    GameState,
+    Share,
+    Step,
+    SupplyStep,
+    Trade,
+    outcome,
+)
+
+INDENT = "  "
+
+
+def narrate_game(record: GameRecord, lang: str = "en") -> Iterator[str]:
+    """Every line of the narration, round by round, then the end of the game."""
+    yield t("narrate.header", lang, players=record.players, board=_board(record), target=record.target)
+    state = record.start()
+    for result in record.results():
+        yield ""
+        yield t("narrate.round", lang, n=result.state.round)
+        reveal = " · ".join(
+            f"{seat_name(s, lang)} {', '.join(card_name(c, lang) for c in cards)}"
+            for s, cards in enumerate(result.plays)
+        )
+        yield INDENT + t("narrate.reveal", lang, plays=reveal)
+        counts = [sum(c in cards for cards in result.plays) for c in range(9)]
+        for step in result.steps:
+            for line in narrate_step(step, counts, lang):
+                yield INDENT + line
+        state = result.state
+        yield INDENT + _scores(state, lang)
+    yield ""
+    yield from _ending(state, lang)
+
+
+def narrate_step(step: Step, counts: list[int], lang: str = "en") -> list[str]:
+    """The lines for one step; ``counts[card]`` is how many of each card were played."""
+    if isinstance(step, SupplyStep):
+        moves = ", ".join(
+            t("narrate.row_move", lang, row=t(f"row.{r}", lang), before=b, after=a)
+            for r, b, a in (
+                ("vp", step.before.vp, step.after.vp),
+                ("goods", step.before.goods, step.after.goods),
+                ("trader", step.before.trader, step.after.trader),
+            )
+        )
+        return [t("narrate.supply", lang, rows=moves)]
+    card = card_name(step.card, lang) if step.card else ""
+    times = f" ×{counts[step.card]}" if step.card and counts[step.card] > 1 else ""
+    if isinstance(step, Share):
+        return [
+            t(
+                "narrate.share",
+                lang,
+                card=card,
+                times=times,
+                gains=", ".join(_gain(g, lang) for g in step.gains),
+                row=t(f"row.{step.row.value}", lang),
+                before=step.before,
+                after=step.after,
+            )
+        ]
+    if isinstance(step, Bonus):
+        gains = ", ".join(
+            t("narrate.bonus_gain", lang, seat=seat_name(g.seat, lang), gain=_amount(g, lang),
+              counted=_counted(g.counted, lang))
+            for g in step.gains
+        )
+        return [t("narrate.bonus", lang, card=card, times=times, gains=gains)]
+    if isinstance(step, Trade):
+        return _trade(step, card, times, lang)
+    if isinstance(step, Beggar):
+        return [f"{card}{times}:"] + [
+            INDENT
+            + t(
+                "narrate.beggar_gain",
+                lang,
+                seat=seat_name(g.seat, lang),
+                gain=_amount(g, lang),
+                in_hand=g.in_hand,
+                hand_goods=t("gain.goods", lang, n=g.hand_goods),
+                traders=g.traders,
+                trader_goods=t("gain.goods", lang, n=g.trader_goods),
+                returned=" ".join(map(str, g.returned)),
+            )
+            for g in step.gains
+        ]
+    if isinstance(step, Discard):
+        discards = " · ".join(
+            f"{seat_name(s, lang)} {' '.join(map(str, cards))}" for s, cards in step.cards
+        )
+        return [t("narrate.discard", lang, discards=discards)]
+    raise TypeError(f"unknown step {step!r}")
+
+
+def _trade(step: Trade, card: str, times: str, lang: str) -> list[str]:
+    pushback = t("narrate.pushback", lang, n=step.pushback) if step.pushback else ""
+    rates = " ".join(map(str, step.rates)) or t("narrate.no_rates", lang)
+    lines = [
+        t("narrate.trader", lang, card=card, times=times, before=step.before, space=step.space,
+          pushback=pushback, rates=rates)
+    ]
+    for g in step.gains:
+        key = "narrate.trade" if g.vp else "narrate.no_trade"
+        lines.append(
+            INDENT
+            + t(key, lang, seat=seat_name(g.seat, lang), spent=-g.goods, vp=g.vp, offer=g.offer,
+                held=g.held)
+        )
+    lines.append(INDENT + t("narrate.trader_reset", lang, after=step.after))
+    return lines
+
+
+def _board(record: GameRecord, lang: str = "en") -> str:
+    board = record.board
+    if board.name is None or board.name not in profile_names():
+        return t("board.custom", lang)
+    text = t("board.named", lang, title=board.name.title())
+    return text if board.verified else f"{text} ({t('board.unverified', lang)})"
+
+
+def _amount(g: Gain, lang: str) -> str:
+    if g.vp:
+        return t("gain.vp", lang, n=g.vp)
+    text = t("gain.goods", lang, n=g.goods)
+    return f"{text}, {t('gain.lost', lang, n=g.lost)}" if g.lost else text
+
+
+def _gain(g: Gain, lang: str) -> str:
+    return f"{seat_name(g.seat, lang)} {_amount(g, lang)}"
+
+
+def _counted(counted: Iterable[tuple[int, int]], lang: str) -> str:
+    parts = [f"{card_name(c, lang)} ×{k}" for c, k in counted if k]
+    return ", ".join(parts) or t("narrate.nothing_counted", lang)
+
+
+def _scores(state: GameState, lang: str) -> str:
+    return t(
+        "narrate.scores",
+        lang,
+        scores=" · ".join(
+            t("narrate.score", lang, seat=seat_name(s, lang), vp=p.vp, goods=p.goods,
+              cards=len(p.hand))
+            for s, p in enumerate(state.players)
+        ),
+    )
+
+
+def _seats(seats: Iterable[int], lang: str) -> str:
+    return ", ".join(seat_name(s, lang) for s in seats)
+
+
+def _ending(state: GameState, lang: str) -> Iterator[str]:
+    target = state.setup.target
+    if not state.finished:
+        yield t("narrate.in_progress", lang, n=state.round, target=target)
+        return
+    reached = [s for s, p in enumerate(state.players) if p.vp >= target]
+    yield t("narrate.game_over", lang, n=state.round, seats=_seats(reached, lang), target=target)
+    end = outcome(state)
+    conversions = " · ".join(
+        t("narrate.convert", lang, seat=seat_name(s, lang), goods=p.goods,
+          vp=end.vp[s] - p.vp, kept=end.goods[s])
+        for s, p in enumerate(state.players)
+    )
+    yield INDENT + t("narrate.conversion", lang, conversions=conversions)
+    yield INDENT + t("narrate.ranking", lang)
+    place = 1
+    for seats in end.ranking:
+        s = seats[0]
+        yield INDENT * 2 + t("narrate.place", lang, place=place, seats=_seats(seats, lang),
+                             vp=end.vp[s], goods=end.goods[s], cards=end.cards[s])
+        place += len(seats)
+    if len(end.winners) > 1:
+        yield INDENT + t("narrate.winners", lang, seats=_seats(end.winners, lang))
+    else:
+        why = catalog(lang)[f"tiebreak.{end.decided_by.name}"]
+        yield INDENT + t("narrate.winner", lang, seats=_seats(end.winners, lang), why=why)
+

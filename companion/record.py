@@ -1,0 +1,171 @@
+"""The game record (design §3.1): setup plus each round's plays and trade offers.
+
+``GameRecord.from_json(text)`` and ``record.to_json()`` are a pair that survives a
+round trip. Parsing only checks shapes and types (``RecordError``); what the rules
+forbid is found when the record is replayed (``IllegalPlayError``, ``GameOverError``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .boards import board_from_spec, board_spec
+from .rules import (
+    Board,
+    GameState,
+    RecordError,
+    RoundResult,
+    new_game,
+    outcome,
+    replay,
+    resolve_round,
+)
+
+
+class RoundRecord(NamedTuple):
+    """One round: the cards each seat played, and each seat's trade offer."""
+
+    plays: tuple[tuple[int, ...], ...]
+    trades: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    players: int
+    board: Board
+    target: int = 30
+    rounds: tuple[RoundRecord, ...] = ()
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        return cls.from_dict(parse_json(text))
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameRecord:
+        if not isinstance(data, dict):
+            raise RecordError(f"a game record is a JSON object, got {_kind(data)}")
+        players = data.get("players")
+        if type(players) is not int:
+            raise RecordError(f"'players' must be a whole number 2..6, got {players!r}")
+        target = data.get("target", 30)
+        if type(target) is not int or target < 1:
+            raise RecordError(f"'target' must be a positive whole number, got {target!r}")
+        board = board_from_spec(data.get("board", "standard"))
+        rounds = data.get("rounds", [])
+        if not isinstance(rounds, list):
+            raise RecordError(f"'rounds' must be a list, got {_kind(rounds)}")
+        return cls(
+            players, board, target, tuple([_round(i + 1, r, players) for i, r in enumerate(rounds)])
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "players": self.players,
+            "board": board_spec(self.board),
+            "target": self.target,
+            "rounds": [
+                {"plays": [list(p) for p in r.plays], "trades": list(r.trades)}
+                for r in self.rounds
+            ],
+        }
+
+    def start(self) -> GameState:
+        return new_game(self.players, self.board, self.target)
+
+    def replay(self) -> GameState:
+        """The state after the last round. Raises the rules' error for the first bad round."""
+        return replay(self.start(), self.rounds)
+
+    def results(self) -> Iterator[RoundResult]:
+        """Every round resolved with its steps, for narration."""
+        state = self.start()
+        for r in self.rounds:
+            result = resolve_round(state, r.plays, r.trades)
+            yield result
+            state = result.state
+
+
+def parse_json(text: str | bytes) -> object:
+    """JSON as the records use it: no NaN or Infinity, errors as ``RecordError``."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
+
+
+def state_to_dict(state: GameState) -> dict:
+    """The replay output of design §3.1; ``result`` only once the game has ended."""
+    out: dict = {
+        "round": state.round,
+        "finished": state.finished,
+        "rows": {"vp": state.rows.vp, "goods": state.rows.goods, "trader": state.rows.trader},
+        "players": [
+            {"vp": vp, "goods": goods, "hand": sorted(hand), "discard": sorted(discard)}
+            for vp, goods, hand, discard in zip(
+                state.vp, state.goods, state.hands, state.discards, strict=True
+            )
+        ],
+    }
+    if state.finished:
+        end = outcome(state)
+        out["result"] = {
+            "vp": list(end.vp),
+            "goods": list(end.goods),
+            "winners": list(end.winners),
+        }
+    return out
+
+
+def _no_constant(name: str) -> None:
+    raise RecordError(f"not valid JSON: {name} is not a number")
+
+
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false"}
+    return names.get(type(value), "null" if value is None else repr(value))
+
+
+def _round(number: int, raw: object, players: int) -> RoundRecord:
+    # Only shapes are checked here; every card is checked by the rules when the round
+    # is played, with the round and the seat in the message.
+    if type(raw) is not dict:
+        raise RecordError(f"round {number}: expected an object with 'plays', got {_kind(raw)}")
+    plays = raw.get("plays")
+    if type(plays) is not list:
+        raise RecordError(f"round {number}: 'plays' must be a list of each seat's cards")
+    if set(map(type, plays)) - _LIST_ONLY:
+        seat, cards = next((s, c) for s, c in enumerate(plays) if type(c) is not list)
+        raise RecordError(
+            f"round {number}, seat P{seat + 1}: expected a list of cards, got {_kind(cards)}"
+        )
+    trades = raw.get("trades") or ()
+    if type(trades) is not list and trades != ():
+        raise RecordError(f"round {number}: 'trades' must be a list of goods offered")
+    if len(trades) > players:
+        raise RecordError(f"round {number}: {len(trades)} trade offers for {players} seats")
+    if trades and not (set(map(type, trades)) <= _OFFER_TYPES and min(map(_offer, trades)) >= 0):
+        seat, offer = next(
+            (s, o) for s, o in enumerate(trades) if type(o) not in _OFFER_TYPES or _offer(o) < 0
+        )
+        raise RecordError(
+            f"round {number}, seat P{seat + 1}: trade offer {offer!r} is not a number of goods"
+        )
+    if None in trades:
+        trades = [o or 0 for o in trades]
+    return RoundRecord(tuple(map(tuple, plays)), tuple(trades))
+
+
+def _offer(value: int | None) -> int:
+    return value or 0
+
+
+_LIST_ONLY = {list}
+_OFFER_TYPES = {int, type(None)}  # null means no offer

@@ -1,0 +1,143 @@
+"""``companion replay``: one game record, or JSON Lines of them, replayed and reported."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import multiprocessing.pool
+import os
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+from .narrate import narrate_game
+from .record import GameRecord, parse_json, state_to_dict
+from .rules import CompanionError
+
+EXIT_BAD_INPUT = 2
+
+
+def replay_command(path: str, *, as_json: bool, out: TextIO, err: TextIO, jobs: int = 0) -> int:
+    """Replay FILE (or - for stdin); ``jobs`` processes for JSON Lines (0: every usable CPU)."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else _read(path)
+        text = data.decode("utf-8-sig")
+    except OSError as e:
+        err.write(f"{_name(path)}: cannot read: {e.strerror or e}\n")
+        return EXIT_BAD_INPUT
+    except UnicodeDecodeError as e:
+        err.write(f"{_name(path)}: not UTF-8 text: {e.reason} at byte {e.start}\n")
+        return EXIT_BAD_INPUT
+    lines = _json_lines(text)
+    if lines is None:
+        return _replay_one(text, path, as_json, out, err)
+    return _replay_many(lines, path, as_json, out, err, jobs)
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def _json_lines(text: str) -> list[tuple[int, str]] | None:
+    """The numbered non-blank lines if ``text`` is JSON Lines, or None for one document.
+
+    One document (even pretty-printed over many lines) parses whole. JSON Lines do not;
+    their lines are complete documents on their own (at least one of them is).
+    """
+    try:
+        json.loads(text)
+        return None
+    except ValueError:
+        pass
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(lines) < 2:
+        return None
+    for _, line in lines:
+        try:
+            json.loads(line)
+            return lines
+        except ValueError:
+            continue
+    return None
+
+
+def _replay_one(text: str, path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
+    try:
+        record = GameRecord.from_json(text)
+        state = record.replay()  # find a bad round before narrating any of it
+    except CompanionError as e:
+        err.write(f"{_name(path)}: {e}\n")
+        return EXIT_BAD_INPUT
+    if as_json:
+        out.write(json.dumps(state_to_dict(state)) + "\n")
+    else:
+        for line in narrate_game(record):
+            out.write(line + "\n")
+    return 0
+
+
+def _replay_many(
+    lines: list[tuple[int, str]], path: str, as_json: bool, out: TextIO, err: TextIO, jobs: int
+) -> int:
+    status = 0
+    work = [(number, line, as_json, _name(path)) for number, line in lines]
+    for text, error in _map_games(work, jobs):
+        if error is not None:
+            err.write(error)
+            status = EXIT_BAD_INPUT
+        out.write(text)
+    return status
+
+
+def _replay_line(number: int, line: str, as_json: bool, name: str) -> tuple[str, str | None]:
+    """One game of a JSON Lines batch: (what goes to stdout, what goes to stderr or None)."""
+    try:
+        record = GameRecord.from_json(line)
+        state = record.replay()
+    except CompanionError as e:
+        error = f"{name}: line {number}: {e}\n"
+        return (json.dumps({"error": f"line {number}: {e}"}) + "\n" if as_json else ""), error
+    if as_json:
+        return json.dumps(state_to_dict(state)) + "\n", None
+    return f"=== {name}: line {number}\n" + "".join(t + "\n" for t in narrate_game(record)) + "\n", None
+
+
+def _replay_chunk(chunk: list[tuple[int, str, bool, str]]) -> list[tuple[str, str | None]]:
+    return [_replay_line(*game) for game in chunk]
+
+
+def _map_games(
+    work: list[tuple[int, str, bool, str]], jobs: int
+) -> Iterator[tuple[str, str | None]]:
+    """Replay every game, in order; large batches spread over ``jobs`` processes."""
+    jobs = jobs or usable_cpus()
+    if jobs == 1 or len(work) < PARALLEL_MIN_GAMES:
+        yield from (_replay_line(*game) for game in work)
+        return
+    size = max(16, len(work) // (jobs * 8))  # a few chunks per worker keeps them all busy
+    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    with _pool(jobs) as pool:
+        for results in pool.imap(_replay_chunk, chunks):
+            yield from results
+
+
+def usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _pool(jobs: int) -> multiprocessing.pool.Pool:
+    # fork where the platform has it: the workers start with everything imported.
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return ctx.Pool(jobs)
+
+
+PARALLEL_MIN_GAMES = 256  # below this a pool costs more than it saves

@@ -1,0 +1,61 @@
+"""The end of the game: goods convert to VP at 3:1, then the ranking with its tie-breaks."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .state import GameState
+from .tables import END_RATE
+
+
+class TieBreak(enum.Enum):
+    """What decided first place."""
+
+    VP = "most VP"
+    GOODS = "most goods remaining"
+    CARDS = "most cards in hand"
+    SHARED = "shared victory"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Final scores by seat, and the ranking: places best first, each a tuple of tied seats."""
+
+    vp: tuple[int, ...]  # after the conversion
+    goods: tuple[int, ...]  # what each seat keeps after the conversion
+    cards: tuple[int, ...]  # cards in hand, the last tie-break
+    ranking: tuple[tuple[int, ...], ...]
+    decided_by: TieBreak
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0]
+
+
+def outcome(state: GameState) -> Outcome:
+    """Convert every seat's goods at 3:1 (remainder kept) and rank the seats.
+
+    Most VP wins; a tie goes to most goods remaining, then most cards in hand; a tie
+    on all three is a shared win.
+    """
+    vp = tuple(v + g // END_RATE for v, g in zip(state.vp, state.goods, strict=True))
+    goods = tuple(g % END_RATE for g in state.goods)
+    cards = tuple(map(len, state.hands))
+    keys = [(vp[s], goods[s], cards[s]) for s in range(len(vp))]
+    order = sorted(range(len(vp)), key=lambda s: (tuple(-k for k in keys[s]), s))
+    ranking: list[tuple[int, ...]] = []
+    for seat in order:
+        if ranking and keys[ranking[-1][0]] == keys[seat]:
+            ranking[-1] += (seat,)
+        else:
+            ranking.append((seat,))
+    return Outcome(vp, goods, cards, tuple(ranking), _decided_by(keys, ranking))
+
+
+def _decided_by(keys: list[tuple[int, int, int]], ranking: list[tuple[int, ...]]) -> TieBreak:
+    if len(ranking[0]) > 1:
+        return TieBreak.SHARED
+    first, second = keys[ranking[0][0]], keys[ranking[1][0]]
+    level = next(i for i in range(3) if first[i] != second[i])
+    return (TieBreak.VP, TieBreak.GOODS, TieBreak.CARDS)[level]

@@ -1,0 +1,92 @@
+"""The state of a game between rounds, as immutable values.
+
+A ``GameState`` is cheap to keep: undo is holding on to the previous one, and a
+replay is a fold of ``play_round`` over the record's rounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .board import Board
+from .cards import ALL_CARDS
+from .errors import SetupError
+from .tables import PLAYER_COUNTS, START_SPACE, cards_per_round
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What is fixed for a whole game."""
+
+    players: int
+    board: Board
+    target: int = 30
+    cards_per_round: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
+            raise SetupError(f"a game has 2 to 6 players, got {self.players!r}")
+        if type(self.target) is not int or self.target < 1:
+            raise SetupError(f"the target is a positive number of VP, got {self.target!r}")
+        object.__setattr__(self, "cards_per_round", cards_per_round(self.players))
+
+
+class Rows(NamedTuple):
+    """The spaces of the three board markers."""
+
+    vp: int = START_SPACE
+    goods: int = START_SPACE
+    trader: int = START_SPACE
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One seat: its VP and goods, the cards in hand and on its discard pile."""
+
+    vp: int
+    goods: int
+    hand: frozenset[int] = ALL_CARDS
+    discard: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole table between two rounds. ``round`` counts the rounds played.
+
+    Seats are stored by column (a tuple of every seat's VP, one of goods, ...): a round
+    then builds one state, not one object per seat. ``players`` gives per-seat records.
+    """
+
+    setup: Setup
+    vp: tuple[int, ...]
+    goods: tuple[int, ...]
+    hands: tuple[frozenset[int], ...]
+    discards: tuple[frozenset[int], ...]
+    rows: Rows = Rows()
+    round: int = 0
+
+    @property
+    def finished(self) -> bool:
+        """The game ends once a round leaves any seat at or above the target."""
+        return max(self.vp) >= self.setup.target
+
+    def player(self, seat: int) -> PlayerState:
+        return PlayerState(self.vp[seat], self.goods[seat], self.hands[seat], self.discards[seat])
+
+    @property
+    def players(self) -> tuple[PlayerState, ...]:
+        return tuple(map(PlayerState, self.vp, self.goods, self.hands, self.discards))
+
+
+def new_game(players: int, board: Board, target: int = 30) -> GameState:
+    """A game before its first supply phase: each seat holds 8 cards and ``players`` goods."""
+    setup = Setup(players, board, target)
+    seats = range(players)
+    return GameState(
+        setup,
+        vp=tuple(0 for _ in seats),
+        goods=tuple(players for _ in seats),
+        hands=tuple(ALL_CARDS for _ in seats),
+        discards=tuple(frozenset() for _ in seats),
+    )

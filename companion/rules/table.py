@@ -1,0 +1,349 @@
+"""The working table: a mutable copy of a ``GameState`` that rounds are played on.
+
+Every rule of a round lives here, once. ``GameState`` stays the immutable value that
+the rest of the companion sees; a ``Table`` is made from one, plays any number of
+rounds, and gives the state back. Replaying a record plays all its rounds on one
+table, which is what makes a replay cheap.
+
+Hands and discards are bitmasks of card values (bit ``c`` for card ``c``) here, so
+checking and moving cards is integer arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .board import Quote
+from .cards import Card, Row
+from .errors import GameOverError, IllegalPlayError, PlayProblem
+from .state import GameState, Rows
+from .steps import (
+    Beggar,
+    BeggarGain,
+    Bonus,
+    BonusGain,
+    Discard,
+    Gain,
+    Share,
+    Step,
+    Supply,
+    Trade,
+    TradeGain,
+)
+from .tables import BONUSES, GOODS_MAX, ROW_MAX, SHARES, SUPPLY, TRADER_PUSHBACK, beggar_hand_goods
+
+Plays = Sequence[Sequence[int]]
+Log = list[Step] | None
+
+ALL_MASK = 0b1_1111_1110  # cards 1..8
+_SETS = tuple(frozenset(c for c in range(1, 9) if m >> c & 1) for m in range(ALL_MASK + 1))
+
+
+def mask(cards: frozenset[int] | Sequence[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def card_set(m: int) -> frozenset[int]:
+    return _SETS[m]
+
+
+class Table:
+    """A game in progress, changed in place one round at a time."""
+
+    __slots__ = ("discards", "goods", "hands", "round", "rows", "setup", "vp")
+
+    def __init__(self, state: GameState):
+        self.setup = state.setup
+        self.round = state.round
+        self.vp = list(state.vp)
+        self.goods = list(state.goods)
+        self.hands = [mask(h) for h in state.hands]
+        self.discards = [mask(d) for d in state.discards]
+        self.rows = list(state.rows)
+
+    def state(self) -> GameState:
+        return GameState(
+            self.setup,
+            tuple(self.vp),
+            tuple(self.goods),
+            tuple(_SETS[m] for m in self.hands),
+            tuple(_SETS[m] for m in self.discards),
+            Rows(*self.rows),
+            self.round,
+        )
+
+    @property
+    def finished(self) -> bool:
+        return max(self.vp) >= self.setup.target
+
+    def check(self, plays: Plays) -> list[int]:
+        """Each seat's selection as a bitmask; IllegalPlayError for the first one wrong."""
+        return self._read(plays)[0]
+
+    def check_seat(self, seat: int, cards: Sequence[int]) -> int:
+        """One seat's selection as a bitmask, or IllegalPlayError saying what is wrong."""
+        m = 0
+        for card in cards:
+            if type(card) not in _CARD_TYPES or not 0 < card < 9 or m >> card & 1:
+                self._refuse(seat, cards)
+            m |= 1 << card
+        if len(cards) != self.setup.cards_per_round or m & ~self.hands[seat]:
+            self._refuse(seat, cards)
+        return m
+
+    def _read(self, plays: Plays) -> tuple[list[int], list[list[int]]]:
+        """Check every selection, and index the seats by card: (masks, seats_of[card])."""
+        setup = self.setup
+        if len(plays) != setup.players:
+            raise IllegalPlayError(
+                PlayProblem.WRONG_SEATS,
+                f"{len(plays)} seat(s) played; the game has {setup.players}",
+                round=self.round + 1,
+                seat=None,
+            )
+        need = setup.cards_per_round
+        hands = self.hands
+        selections = []
+        seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
+        for seat, cards in enumerate(plays):
+            m = 0
+            for card in cards:
+                if type(card) not in _CARD_TYPES or not 0 < card < 9 or m >> card & 1:
+                    self._refuse(seat, cards)
+                m |= 1 << card
+                seats_of[card].append(seat)
+            if len(cards) != need or m & ~hands[seat]:
+                self._refuse(seat, cards)
+            selections.append(m)
+        return selections, seats_of
+
+    def play(self, plays: Plays, offers: Sequence[int] = (), log: Log = None) -> None:
+        """Play one round: supply, resolution, discards. A refused round changes nothing."""
+        if self.finished:
+            raise GameOverError(
+                f"round {self.round + 1}: the game already ended after round {self.round}"
+            )
+        selections, seats_of = self._read(plays)
+        if len(offers) > self.setup.players:
+            raise IllegalPlayError(
+                PlayProblem.WRONG_SEATS,
+                f"{len(offers)} trade offers; the game has {self.setup.players} seats",
+                round=self.round + 1,
+                seat=None,
+            )
+        for seat in seats_of[Card.TRADER]:
+            self._offer(seat, offers)  # refuse a bad offer before anything changes
+        self._supply(log)
+        for card in range(1, 9):
+            if seats_of[card]:
+                _ACTIONS[card](self, card, seats_of, selections, offers, log)
+        self._end(seats_of[Card.BEGGAR], selections, log)
+        self.round += 1
+
+    def _refuse(self, seat: int, cards: Sequence[int]) -> None:
+        """Raise the error naming the first thing wrong with a seat's selection."""
+
+        def illegal(problem: PlayProblem, message: str) -> IllegalPlayError:
+            return IllegalPlayError(problem, message, round=self.round + 1, seat=seat)
+
+        for card in cards:
+            if type(card) is not int and not isinstance(card, Card):
+                raise illegal(PlayProblem.OUT_OF_RANGE, f"card {card!r} is not a card number 1..8")
+            if not 1 <= card <= 8:
+                raise illegal(
+                    PlayProblem.OUT_OF_RANGE, f"card {card} does not exist (cards are 1..8)"
+                )
+        if len(set(cards)) != len(cards):
+            twice = next(c for c in cards if list(cards).count(c) > 1)
+            raise illegal(PlayProblem.REPEATED, f"card {twice} is chosen twice")
+        need = self.setup.cards_per_round
+        if len(cards) != need:
+            raise illegal(
+                PlayProblem.WRONG_COUNT,
+                f"{len(cards)} card(s) chosen; with {self.setup.players} players "
+                f"each seat plays {need}",
+            )
+        missing = next(c for c in cards if not self.hands[seat] >> c & 1)  # the one left
+        raise illegal(
+            PlayProblem.NOT_IN_HAND,
+            f"card {missing} ({Card(missing).name.title()}) is not in hand "
+            f"(hand: {_listed(self.hands[seat])}; discard: {_listed(self.discards[seat])})",
+        )
+
+    def _offer(self, seat: int, offers: Sequence[int]) -> int:
+        """A Trader's offer: missing means none; anything but a count of goods is refused."""
+        offer = offers[seat] if seat < len(offers) else 0
+        if type(offer) is not int or offer < 0:
+            raise IllegalPlayError(
+                PlayProblem.BAD_OFFER,
+                f"trade offer {offer!r} is not a number of goods",
+                round=self.round + 1,
+                seat=seat,
+            )
+        return offer
+
+    def _supply(self, log: Log) -> None:
+        """Every row advances by the table's spaces, never past 15."""
+        rows = self.rows
+        before = Rows(*rows)
+        step = SUPPLY[self.setup.players]
+        self.rows = rows = [min(ROW_MAX, r + step) for r in rows]
+        if log is not None:
+            log.append(Supply(before, Rows(*rows)))
+
+    def _give_goods(self, seat: int, amount: int) -> int:
+        """Add goods up to the cap of 15; returns the goods lost over it."""
+        held = self.goods[seat] + amount
+        if held > GOODS_MAX:
+            self.goods[seat] = GOODS_MAX
+            return held - GOODS_MAX
+        self.goods[seat] = held
+        return 0
+
+    def _share(self, card: int, seats_of: list[list[int]], sel: list[int], offers, log: Log):
+        """Everyone who played ``card`` takes the same amount from its row, up to its cap."""
+        row, cap = _SHARE[card]
+        seats = seats_of[card]
+        before = self.rows[row]
+        each = before // len(seats)
+        if cap is not None and each > cap:
+            each = cap
+        self.rows[row] = before - each * len(seats)
+        if row == _VP:
+            for seat in seats:
+                self.vp[seat] += each
+            lost = _NO_LOSS
+        else:
+            lost = [self._give_goods(seat, each) for seat in seats]
+        if log is not None:
+            gains = tuple(
+                _gain(Gain, s, row == _VP, each, lost[i] if lost else 0)
+                for i, s in enumerate(seats)
+            )
+            log.append(Share(Card(card), _ROWS[row], each, before, self.rows[row], gains))
+
+    def _bonus(self, card: int, seats_of: list[list[int]], sel: list[int], offers, log: Log):
+        """Governor, Customs: paid per card the *other* seats played, not from the board."""
+        to_vp, pays = _BONUS[card]
+        gains = []
+        for seat in seats_of[card]:
+            m = sel[seat]
+            counted = [len(seats_of[c]) - (m >> c & 1) for c, _ in pays]
+            amount = 0
+            for (_, each), k in zip(pays, counted):
+                amount += each * k
+            if to_vp:
+                self.vp[seat] += amount
+                lost = 0
+            else:
+                lost = self._give_goods(seat, amount)
+            if log is not None:
+                named = tuple((Card(c), k) for (c, _), k in zip(pays, counted))
+                gains.append(_gain(BonusGain, seat, to_vp, amount, lost, counted=named))
+        if log is not None:
+            log.append(Bonus(Card(card), tuple(gains)))
+
+    def _trade(self, card: int, seats_of: list[list[int]], sel: list[int], offers, log: Log):
+        """Marker back 2 per extra Trader, each Trader trades, marker to 0."""
+        board = self.setup.board
+        seats = seats_of[card]
+        before = self.rows[_TRADER]
+        space = max(0, before - TRADER_PUSHBACK * (len(seats) - 1))
+        gains = []
+        # Trades touch only the trader's own goods, so the order (most VP first) is
+        # for the narration; it cannot change any number.
+        for seat in sorted(seats, key=lambda s: (-self.vp[s], s)):
+            offer = self._offer(seat, offers)
+            held = self.goods[seat]
+            quote = board.quote(space, min(offer, held)) if offer else _NO_TRADE
+            self.goods[seat] = held - quote.spent
+            self.vp[seat] += quote.vp
+            if log is not None:
+                gains.append(TradeGain(seat, quote.vp, -quote.spent, 0, offer, held))
+        self.rows[_TRADER] = 0
+        if log is not None:
+            log.append(Trade(before, space, tuple(board.available(space)), tuple(gains)))
+
+    def _beggar(self, card: int, seats_of: list[list[int]], sel: list[int], offers, log: Log):
+        """Goods for the cards left in hand and for the other seats' Traders."""
+        _, pays = _BONUS[card]
+        gains = []
+        for seat in seats_of[card]:
+            m = sel[seat]
+            in_hand = (self.hands[seat] & ~m).bit_count()
+            hand_goods = _BEGGAR_HAND[in_hand]
+            counted = [len(seats_of[c]) - (m >> c & 1) for c, _ in pays]
+            paid = 0
+            for (_, each), k in zip(pays, counted):
+                paid += each * k
+            lost = self._give_goods(seat, hand_goods + paid)
+            if log is not None:
+                returned = tuple(sorted(_SETS[self.discards[seat] | sel[seat]]))
+                gain = BeggarGain(
+                    seat,
+                    goods=hand_goods + paid - lost,
+                    lost=lost,
+                    in_hand=in_hand,
+                    hand_goods=hand_goods,
+                    traders=sum(counted),
+                    trader_goods=paid,
+                    returned=returned,
+                )
+                gains.append(gain)
+        if log is not None:
+            log.append(Beggar(tuple(gains)))
+
+    def _end(self, beggars: list[int], selections: list[int], log: Log) -> None:
+        """Beggars take every card back; everyone else discards what they played."""
+        hands, discards = self.hands, self.discards
+        for seat, m in enumerate(selections):
+            if seat in beggars:
+                hands[seat], discards[seat] = ALL_MASK, 0
+            else:
+                hands[seat] &= ~m
+                discards[seat] |= m
+        if log is not None:
+            discarded = tuple(
+                (seat, tuple(sorted(_SETS[m])))
+                for seat, m in enumerate(selections)
+                if seat not in beggars
+            )
+            if discarded:
+                log.append(Discard(discarded))
+
+
+def _gain(kind: type[Gain], seat: int, to_vp: bool, amount: int, lost: int, **detail) -> Gain:
+    """A seat's gain as a step reports it: VP, or the goods it kept and those it lost."""
+    if to_vp:
+        return kind(seat, vp=amount, **detail)
+    return kind(seat, goods=amount - lost, lost=lost, **detail)
+
+
+def _listed(m: int) -> str:
+    return " ".join(map(str, sorted(_SETS[m]))) or "none"
+
+
+# What each card value does, derived once from the tables so that the hot loop indexes
+# lists by card value instead of hashing enums.
+_CARD_TYPES = {int, Card}  # not bool, not float: True == 1 and 1.0 == 1 are not cards
+_NO_TRADE = Quote(0, 0)
+_NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
+_BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
+_ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
+_VP, _GOODS, _TRADER = range(3)
+_SHARE: list[tuple[int, int | None]] = [(0, None)] * 9
+_BONUS: list[tuple[bool, tuple[tuple[int, int], ...]]] = [(False, ())] * 9
+_ACTIONS: list[Callable[..., None]] = [Table._share] * 9
+for _card in Card:
+    if _card in SHARES:
+        _row, _cap = SHARES[_card]
+        _SHARE[_card] = (_ROWS.index(_row), _cap)
+    elif _card is Card.TRADER:
+        _ACTIONS[_card] = Table._trade
+    else:
+        _pays_in, _pays = BONUSES[_card]
+        _BONUS[_card] = (_pays_in is Row.VP, tuple((int(c), k) for c, k in _pays.items()))
+        _ACTIONS[_card] = Table._beggar if _card is Card.BEGGAR else Table._bonus
