@@ -9,6 +9,7 @@ from .i18n import card_name, catalog, seat_name, t
 from .record import GameRecord
 from .rules import (
     Beggar,
+    BeggarGain,
     Bonus,
     Discard,
     Gain,
@@ -25,7 +26,9 @@ INDENT = "  "
 
 def narrate_game(record: GameRecord, lang: str = "en") -> Iterator[str]:
     """Every line of the narration, round by round, then the end of the game."""
-    yield t("narrate.header", lang, players=record.players, board=_board(record), target=record.target)
+    yield t(
+        "narrate.header", lang, players=record.players, board=_board(record), target=record.target
+    )
     state = record.start()
     for result in record.results():
         yield ""
@@ -34,10 +37,12 @@ def narrate_game(record: GameRecord, lang: str = "en") -> Iterator[str]:
             f"{seat_name(s, lang)} {', '.join(card_name(c, lang) for c in cards)}"
             for s, cards in enumerate(result.plays)
         )
+        supply, *resolution = result.steps  # the supply phase comes before the choices
+        for line in narrate_step(supply, lang):
+            yield INDENT + line
         yield INDENT + t("narrate.reveal", lang, plays=reveal)
-        counts = [sum(c in cards for cards in result.plays) for c in range(9)]
-        for step in result.steps:
-            for line in narrate_step(step, counts, lang):
+        for step in resolution:
+            for line in narrate_step(step, lang):
                 yield INDENT + line
         state = result.state
         yield INDENT + _scores(state, lang)
@@ -45,8 +50,8 @@ def narrate_game(record: GameRecord, lang: str = "en") -> Iterator[str]:
     yield from _ending(state, lang)
 
 
-def narrate_step(step: Step, counts: list[int], lang: str = "en") -> list[str]:
-    """The lines for one step; ``counts[card]`` is how many of each card were played."""
+def narrate_step(step: Step, lang: str = "en") -> list[str]:
+    """The lines for one step."""
     if isinstance(step, SupplyStep):
         moves = ", ".join(
             t("narrate.row_move", lang, row=t(f"row.{r}", lang), before=b, after=a)
@@ -58,7 +63,8 @@ def narrate_step(step: Step, counts: list[int], lang: str = "en") -> list[str]:
         )
         return [t("narrate.supply", lang, rows=moves)]
     card = card_name(step.card, lang) if step.card else ""
-    times = f" ×{counts[step.card]}" if step.card and counts[step.card] > 1 else ""
+    # A seat plays each card at most once: one gain per player of the card.
+    times = f" ×{len(step.gains)}" if len(step.gains) > 1 else ""
     if isinstance(step, Share):
         return [
             t(
@@ -74,29 +80,20 @@ def narrate_step(step: Step, counts: list[int], lang: str = "en") -> list[str]:
         ]
     if isinstance(step, Bonus):
         gains = ", ".join(
-            t("narrate.bonus_gain", lang, seat=seat_name(g.seat, lang), gain=_amount(g, lang),
-              counted=_counted(g.counted, lang))
+            t(
+                "narrate.bonus_gain",
+                lang,
+                seat=seat_name(g.seat, lang),
+                gain=_amount(g, lang),
+                counted=_counted(g.counted, lang),
+            )
             for g in step.gains
         )
         return [t("narrate.bonus", lang, card=card, times=times, gains=gains)]
     if isinstance(step, Trade):
         return _trade(step, card, times, lang)
     if isinstance(step, Beggar):
-        return [f"{card}{times}:"] + [
-            INDENT
-            + t(
-                "narrate.beggar_gain",
-                lang,
-                seat=seat_name(g.seat, lang),
-                gain=_amount(g, lang),
-                in_hand=g.in_hand,
-                hand_goods=t("gain.goods", lang, n=g.hand_goods),
-                traders=g.traders,
-                trader_goods=t("gain.goods", lang, n=g.trader_goods),
-                returned=" ".join(map(str, g.returned)),
-            )
-            for g in step.gains
-        ]
+        return [f"{card}{times}:"] + [INDENT + _beggar(g, lang) for g in step.gains]
     if isinstance(step, Discard):
         discards = " · ".join(
             f"{seat_name(s, lang)} {' '.join(map(str, cards))}" for s, cards in step.cards
@@ -106,21 +103,42 @@ def narrate_step(step: Step, counts: list[int], lang: str = "en") -> list[str]:
 
 
 def _trade(step: Trade, card: str, times: str, lang: str) -> list[str]:
-    pushback = t("narrate.pushback", lang, n=step.pushback) if step.pushback else ""
     rates = " ".join(map(str, step.rates)) or t("narrate.no_rates", lang)
-    lines = [
-        t("narrate.trader", lang, card=card, times=times, before=step.before, space=step.space,
-          pushback=pushback, rates=rates)
-    ]
+    if step.pushback:
+        marker = t("narrate.pushback", lang, before=step.before, space=step.space, n=step.pushback)
+    else:
+        marker = t("narrate.marker", lang, space=step.space)
+    lines = [t("narrate.trader", lang, card=card, times=times, marker=marker, rates=rates)]
     for g in step.gains:
         key = "narrate.trade" if g.vp else "narrate.no_trade"
         lines.append(
             INDENT
-            + t(key, lang, seat=seat_name(g.seat, lang), spent=-g.goods, vp=g.vp, offer=g.offer,
-                held=g.held)
+            + t(
+                key,
+                lang,
+                seat=seat_name(g.seat, lang),
+                spent=-g.goods,
+                vp=g.vp,
+                offer=g.offer,
+                held=g.held,
+            )
         )
     lines.append(INDENT + t("narrate.trader_reset", lang, after=step.after))
     return lines
+
+
+def _beggar(g: BeggarGain, lang: str) -> str:
+    why = [t("narrate.beggar_hand", lang, n=g.in_hand, goods=g.hand_goods)]
+    if g.traders:
+        why.append(t("narrate.beggar_traders", lang, n=g.traders, goods=g.trader_goods))
+    return t(
+        "narrate.beggar_gain",
+        lang,
+        seat=seat_name(g.seat, lang),
+        gain=_amount(g, lang),
+        why="; ".join(why),
+        returned=" ".join(map(str, g.returned)),
+    )
 
 
 def _board(record: GameRecord, lang: str = "en") -> str:
@@ -152,8 +170,14 @@ def _scores(state: GameState, lang: str) -> str:
         "narrate.scores",
         lang,
         scores=" · ".join(
-            t("narrate.score", lang, seat=seat_name(s, lang), vp=p.vp, goods=p.goods,
-              cards=len(p.hand))
+            t(
+                "narrate.score",
+                lang,
+                seat=seat_name(s, lang),
+                vp=p.vp,
+                goods=p.goods,
+                cards=len(p.hand),
+            )
             for s, p in enumerate(state.players)
         ),
     )
@@ -172,8 +196,14 @@ def _ending(state: GameState, lang: str) -> Iterator[str]:
     yield t("narrate.game_over", lang, n=state.round, seats=_seats(reached, lang), target=target)
     end = outcome(state)
     conversions = " · ".join(
-        t("narrate.convert", lang, seat=seat_name(s, lang), goods=p.goods,
-          vp=end.vp[s] - p.vp, kept=end.goods[s])
+        t(
+            "narrate.convert",
+            lang,
+            seat=seat_name(s, lang),
+            goods=p.goods,
+            vp=end.vp[s] - p.vp,
+            kept=end.goods[s],
+        )
         for s, p in enumerate(state.players)
     )
     yield INDENT + t("narrate.conversion", lang, conversions=conversions)
@@ -181,12 +211,18 @@ def _ending(state: GameState, lang: str) -> Iterator[str]:
     place = 1
     for seats in end.ranking:
         s = seats[0]
-        yield INDENT * 2 + t("narrate.place", lang, place=place, seats=_seats(seats, lang),
-                             vp=end.vp[s], goods=end.goods[s], cards=end.cards[s])
+        yield INDENT * 2 + t(
+            "narrate.place",
+            lang,
+            place=place,
+            seats=_seats(seats, lang),
+            vp=end.vp[s],
+            goods=end.goods[s],
+            cards=end.cards[s],
+        )
         place += len(seats)
     if len(end.winners) > 1:
         yield INDENT + t("narrate.winners", lang, seats=_seats(end.winners, lang))
     else:
         why = catalog(lang)[f"tiebreak.{end.decided_by.name}"]
         yield INDENT + t("narrate.winner", lang, seats=_seats(end.winners, lang), why=why)
-

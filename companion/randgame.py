@@ -14,8 +14,10 @@ MAX_ROUNDS = 500  # random play always ends long before; this only guards the lo
 
 def random_board(rng: random.Random) -> Board:
     """A custom trader table: some spaces without a trade, small random rates elsewhere."""
-    rates = [None if rng.random() < 0.2 else [rng.randint(1, 5), rng.randint(1, 4)]
-             for _ in range(SPACES)]
+    rates = [
+        None if rng.random() < 0.2 else [rng.randint(1, 5), rng.randint(1, 4)]
+        for _ in range(SPACES)
+    ]
     return Board.from_rates(rates)
 
 
@@ -33,7 +35,9 @@ def random_game(
     """A whole random game, played to its end. Unset choices are drawn at random."""
     players = players or rng.randint(2, 6)
     if board is None:
-        board = random_board(rng) if rng.random() < 0.5 else profile(rng.choice(["standard", "winter"]))
+        board = (
+            random_board(rng) if rng.random() < 0.5 else profile(rng.choice(["standard", "winter"]))
+        )
     target = target or rng.choice((30, 45))
     state = new_game(players, board, target)
     rounds = []

@@ -70,8 +70,7 @@ class GameRecord:
             "board": board_spec(self.board),
             "target": self.target,
             "rounds": [
-                {"plays": [list(p) for p in r.plays], "trades": list(r.trades)}
-                for r in self.rounds
+                {"plays": [list(p) for p in r.plays], "trades": list(r.trades)} for r in self.rounds
             ],
         }
 
@@ -151,21 +150,16 @@ def _round(number: int, raw: object, players: int) -> RoundRecord:
         raise RecordError(f"round {number}: 'trades' must be a list of goods offered")
     if len(trades) > players:
         raise RecordError(f"round {number}: {len(trades)} trade offers for {players} seats")
-    if trades and not (set(map(type, trades)) <= _OFFER_TYPES and min(map(_offer, trades)) >= 0):
-        seat, offer = next(
-            (s, o) for s, o in enumerate(trades) if type(o) not in _OFFER_TYPES or _offer(o) < 0
-        )
-        raise RecordError(
-            f"round {number}, seat P{seat + 1}: trade offer {offer!r} is not a number of goods"
-        )
-    if None in trades:
-        trades = [o or 0 for o in trades]
+    if trades:
+        if None in trades:  # null: no offer
+            trades = [0 if o is None else o for o in trades]
+        if set(map(type, trades)) != _INT_ONLY or min(trades) < 0:
+            seat, offer = next((s, o) for s, o in enumerate(trades) if type(o) is not int or o < 0)
+            raise RecordError(
+                f"round {number}, seat P{seat + 1}: trade offer {offer!r} is not a number of goods"
+            )
     return RoundRecord(tuple(map(tuple, plays)), tuple(trades))
 
 
-def _offer(value: int | None) -> int:
-    return value or 0
-
-
 _LIST_ONLY = {list}
-_OFFER_TYPES = {int, type(None)}  # null means no offer
+_INT_ONLY = {int}

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from .narrate import narrate_game
-from .record import GameRecord, parse_json, state_to_dict
+from .record import GameRecord, state_to_dict
 from .rules import CompanionError
 
 EXIT_BAD_INPUT = 2
@@ -104,7 +104,9 @@ def _replay_line(number: int, line: str, as_json: bool, name: str) -> tuple[str,
         return (json.dumps({"error": f"line {number}: {e}"}) + "\n" if as_json else ""), error
     if as_json:
         return json.dumps(state_to_dict(state)) + "\n", None
-    return f"=== {name}: line {number}\n" + "".join(t + "\n" for t in narrate_game(record)) + "\n", None
+    return f"=== {name}: line {number}\n" + "".join(
+        t + "\n" for t in narrate_game(record)
+    ) + "\n", None
 
 
 def _replay_chunk(chunk: list[tuple[int, str, bool, str]]) -> list[tuple[str, str | None]]:

@@ -150,8 +150,12 @@ def output(game):
         "finished": finished(game),
         "rows": dict(game["rows"]),
         "players": [
-            {"vp": s["vp"], "goods": s["goods"], "hand": sorted(s["hand"]),
-             "discard": sorted(s["discard"])}
+            {
+                "vp": s["vp"],
+                "goods": s["goods"],
+                "hand": sorted(s["hand"]),
+                "discard": sorted(s["discard"]),
+            }
             for s in game["seats"]
         ],
     }

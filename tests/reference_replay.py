@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import model  # noqa: E402
+import model
 
 BOARDS = json.loads(
     (Path(__file__).parent.parent / "companion" / "data" / "boards.json").read_text()

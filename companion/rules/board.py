@@ -115,8 +115,10 @@ def _fronts(rates: tuple[Rate | None, ...]) -> tuple[tuple[Rate, ...], ...]:
     for rate in rates:
         if rate is not None:
             if not (type(rate.goods) is int and type(rate.vp) is int and rate.goods > 0 < rate.vp):
-                raise BoardError(f"trader space {len(fronts)}: a rate is two positive whole "
-                                 f"numbers, got {rate!r}")
+                raise BoardError(
+                    f"trader space {len(fronts)}: a rate is two positive whole "
+                    f"numbers, got {rate!r}"
+                )
             if not any(o.goods <= rate.goods and o.vp >= rate.vp for o in front):
                 front = [o for o in front if not (rate.goods <= o.goods and rate.vp >= o.vp)]
                 front.append(rate)

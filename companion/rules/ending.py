@@ -42,8 +42,9 @@ def outcome(state: GameState) -> Outcome:
     vp = tuple(v + g // END_RATE for v, g in zip(state.vp, state.goods, strict=True))
     goods = tuple(g % END_RATE for g in state.goods)
     cards = tuple(map(len, state.hands))
-    keys = [(vp[s], goods[s], cards[s]) for s in range(len(vp))]
-    order = sorted(range(len(vp)), key=lambda s: (tuple(-k for k in keys[s]), s))
+    keys = list(zip(vp, goods, cards, strict=True))
+    # reverse=True keeps the sort stable: tied seats stay in seat order.
+    order = sorted(range(len(vp)), key=keys.__getitem__, reverse=True)
     ranking: list[tuple[int, ...]] = []
     for seat in order:
         if ranking and keys[ranking[-1][0]] == keys[seat]:

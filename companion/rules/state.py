@@ -40,6 +40,9 @@ class Rows(NamedTuple):
     trader: int = START_SPACE
 
 
+START_ROWS = Rows()
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerState:
     """One seat: its VP and goods, the cards in hand and on its discard pile."""
@@ -63,7 +66,7 @@ class GameState:
     goods: tuple[int, ...]
     hands: tuple[frozenset[int], ...]
     discards: tuple[frozenset[int], ...]
-    rows: Rows = Rows()
+    rows: Rows = START_ROWS
     round: int = 0
 
     @property

@@ -213,11 +213,13 @@ class Table:
             each = cap
         self.rows[row] = before - each * len(seats)
         if row == _VP:
+            vp = self.vp
             for seat in seats:
-                self.vp[seat] += each
+                vp[seat] += each
             lost = _NO_LOSS
         else:
-            lost = [self._give_goods(seat, each) for seat in seats]
+            give = self._give_goods
+            lost = [give(seat, each) for seat in seats]
         if log is not None:
             gains = tuple(
                 _gain(Gain, s, row == _VP, each, lost[i] if lost else 0)
@@ -231,17 +233,16 @@ class Table:
         gains = []
         for seat in seats_of[card]:
             m = sel[seat]
-            counted = [len(seats_of[c]) - (m >> c & 1) for c, _ in pays]
             amount = 0
-            for (_, each), k in zip(pays, counted):
-                amount += each * k
+            for c, each in pays:
+                amount += each * (len(seats_of[c]) - (m >> c & 1))
             if to_vp:
                 self.vp[seat] += amount
                 lost = 0
             else:
                 lost = self._give_goods(seat, amount)
             if log is not None:
-                named = tuple((Card(c), k) for (c, _), k in zip(pays, counted))
+                named = tuple((Card(c), len(seats_of[c]) - (m >> c & 1)) for c, _ in pays)
                 gains.append(_gain(BonusGain, seat, to_vp, amount, lost, counted=named))
         if log is not None:
             log.append(Bonus(Card(card), tuple(gains)))
@@ -275,12 +276,12 @@ class Table:
             m = sel[seat]
             in_hand = (self.hands[seat] & ~m).bit_count()
             hand_goods = _BEGGAR_HAND[in_hand]
-            counted = [len(seats_of[c]) - (m >> c & 1) for c, _ in pays]
             paid = 0
-            for (_, each), k in zip(pays, counted):
-                paid += each * k
+            for c, each in pays:
+                paid += each * (len(seats_of[c]) - (m >> c & 1))
             lost = self._give_goods(seat, hand_goods + paid)
             if log is not None:
+                counted = [len(seats_of[c]) - (m >> c & 1) for c, _ in pays]
                 returned = tuple(sorted(_SETS[self.discards[seat] | sel[seat]]))
                 gain = BeggarGain(
                     seat,
@@ -300,11 +301,10 @@ class Table:
         """Beggars take every card back; everyone else discards what they played."""
         hands, discards = self.hands, self.discards
         for seat, m in enumerate(selections):
-            if seat in beggars:
-                hands[seat], discards[seat] = ALL_MASK, 0
-            else:
-                hands[seat] &= ~m
-                discards[seat] |= m
+            hands[seat] &= ~m
+            discards[seat] |= m
+        for seat in beggars:
+            hands[seat], discards[seat] = ALL_MASK, 0
         if log is not None:
             discarded = tuple(
                 (seat, tuple(sorted(_SETS[m])))
