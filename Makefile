@@ -30,6 +30,7 @@ demo: $(VENV)/.runtime
 
 bench: $(VENV)/.runtime
 	$(BIN)/companion bench
+	$(BIN)/python scripts/bench_replay.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

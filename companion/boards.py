@@ -46,10 +46,8 @@ def board_from_spec(spec: object) -> Board:
     if isinstance(spec, str):
         return profile(spec)
     if isinstance(spec, dict):
-        if set(spec) != {"trader_rates"}:
-            extra = sorted(set(spec) - {"trader_rates"})
-            what = f"unexpected key(s) {extra}" if extra else "no 'trader_rates'"
-            raise BoardError(f"a custom board is {{'trader_rates': [...]}}, got {what}")
+        if "trader_rates" not in spec:  # other keys (a name, a note) are the user's own
+            raise BoardError(f"a custom board needs 'trader_rates', got keys {sorted(spec)}")
         return Board.from_rates(spec["trader_rates"])
     raise BoardError(f"a board is a name or {{'trader_rates': [...]}}, got {spec!r}")
 

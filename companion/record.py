@@ -98,6 +98,8 @@ def parse_json(text: str | bytes) -> object:
         raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except UnicodeDecodeError as e:
         raise RecordError(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
+    except RecursionError:
+        raise RecordError("not a game record: JSON nested too deeply") from None
 
 
 def state_to_dict(state: GameState) -> dict:

@@ -52,7 +52,7 @@ def _json_lines(text: str) -> list[tuple[int, str]] | None:
     try:
         json.loads(text)
         return None
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) < 2:
@@ -61,7 +61,7 @@ def _json_lines(text: str) -> list[tuple[int, str]] | None:
         try:
             json.loads(line)
             return lines
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
     return None
 

@@ -81,8 +81,10 @@ def test_board_specs():
     assert board_from_spec({"trader_rates": [None] * 16}).rates == (None,) * 16
     with pytest.raises(BoardError, match=r"unknown board 'summer' \(known: standard, winter\)"):
         board_from_spec("summer")
-    with pytest.raises(BoardError, match="unexpected key"):
-        board_from_spec({"trader_rates": [None] * 16, "x": 1})
+    named = board_from_spec({"trader_rates": [None] * 16, "name": "our copy"})
+    assert named == board_from_spec({"trader_rates": [None] * 16})
+    with pytest.raises(BoardError, match=r"needs 'trader_rates', got keys \['rates'\]"):
+        board_from_spec({"rates": [None] * 16})
     assert not profile("standard").verified  # shipped rates are placeholders (design §2)
 
 

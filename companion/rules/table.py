@@ -46,10 +46,6 @@ def mask(cards: frozenset[int] | Sequence[int]) -> int:
     return m
 
 
-def card_set(m: int) -> frozenset[int]:
-    return _SETS[m]
-
-
 class Table:
     """A game in progress, changed in place one round at a time."""
 
@@ -104,20 +100,12 @@ class Table:
                 round=self.round + 1,
                 seat=None,
             )
-        need = setup.cards_per_round
-        hands = self.hands
-        selections = []
+        check = self.check_seat
+        selections = [check(seat, cards) for seat, cards in enumerate(plays)]
         seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
         for seat, cards in enumerate(plays):
-            m = 0
             for card in cards:
-                if type(card) not in _CARD_TYPES or not 0 < card < 9 or m >> card & 1:
-                    self._refuse(seat, cards)
-                m |= 1 << card
                 seats_of[card].append(seat)
-            if len(cards) != need or m & ~hands[seat]:
-                self._refuse(seat, cards)
-            selections.append(m)
         return selections, seats_of
 
     def play(self, plays: Plays, offers: Sequence[int] = (), log: Log = None) -> None:
