@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print the state as JSON (design §3.1)")
     replay.add_argument(
         "--jobs",
-        type=int,
+        type=count,
         default=0,
         metavar="N",
         help="processes for a large JSON Lines batch (default: every usable CPU)",
@@ -55,6 +55,14 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1, help="seed of the random games")
     bench.set_defaults(run=_run_bench)
     return parser
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more (argparse turns the ValueError into a usage message)."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
 
 
 def _run_replay(args: argparse.Namespace) -> int:

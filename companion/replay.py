@@ -66,18 +66,24 @@ def _json_lines(text: str) -> list[tuple[int, str]] | None:
     return None
 
 
-def _replay_one(text: str, path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
+def _replay_game(text: str, as_json: bool) -> tuple[str, CompanionError | None]:
+    """Replay one record: (what to print, or the error that stopped it)."""
     try:
         record = GameRecord.from_json(text)
         state = record.replay()  # find a bad round before narrating any of it
     except CompanionError as e:
-        err.write(f"{_name(path)}: {e}\n")
-        return EXIT_BAD_INPUT
+        return "", e
     if as_json:
-        out.write(json.dumps(state_to_dict(state)) + "\n")
-    else:
-        for line in narrate_game(record):
-            out.write(line + "\n")
+        return json.dumps(state_to_dict(state)) + "\n", None
+    return "".join(line + "\n" for line in narrate_game(record)), None
+
+
+def _replay_one(text: str, path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
+    printed, error = _replay_game(text, as_json)
+    if error is not None:
+        err.write(f"{_name(path)}: {error}\n")
+        return EXIT_BAD_INPUT
+    out.write(printed)
     return 0
 
 
@@ -96,17 +102,13 @@ def _replay_many(
 
 def _replay_line(number: int, line: str, as_json: bool, name: str) -> tuple[str, str | None]:
     """One game of a JSON Lines batch: (what goes to stdout, what goes to stderr or None)."""
-    try:
-        record = GameRecord.from_json(line)
-        state = record.replay()
-    except CompanionError as e:
-        error = f"{name}: line {number}: {e}\n"
-        return (json.dumps({"error": f"line {number}: {e}"}) + "\n" if as_json else ""), error
+    printed, error = _replay_game(line, as_json)
+    if error is not None:
+        shown = json.dumps({"error": f"line {number}: {error}"}) + "\n" if as_json else ""
+        return shown, f"{name}: line {number}: {error}\n"
     if as_json:
-        return json.dumps(state_to_dict(state)) + "\n", None
-    return f"=== {name}: line {number}\n" + "".join(
-        t + "\n" for t in narrate_game(record)
-    ) + "\n", None
+        return printed, None
+    return f"=== {name}: line {number}\n{printed}\n", None
 
 
 def _replay_chunk(chunk: list[tuple[int, str, bool, str]]) -> list[tuple[str, str | None]]:

@@ -27,7 +27,7 @@ from companion.rules import (
     play_round,
     replay,
     resolve_round,
-    trade_options,
+    trade_choices,
 )
 from companion.rules.cards import ALL_CARDS
 
@@ -184,10 +184,22 @@ def test_rates_below_the_marker_may_beat_it():
     assert b.quote(8, 6) == Quote(6, 6)
 
 
-def test_trade_options_show_goods_at_trade_time(board):
-    state = table(4, board, rows=(1, before_supply(4, 9), before_supply(4, 6)), goods=[2, 2, 0, 0])
-    options = trade_options(state, [[7], [7], [4], [5]])
-    assert options == {0: (2, 4), 1: (2, 4)}  # the Frigate and Galleon come first, not to them
+def test_trade_choices_show_what_each_trader_faces(board):
+    rows = (before_supply(4, 3), before_supply(4, 9), before_supply(4, 6))
+    state = table(4, board, rows=rows, vp=[0, 0, 0, 0], goods=[2, 9, 0, 0])
+    # P3's Frigate and P4's Galleon resolve first, but give the Traders nothing; with
+    # equal VP the Traders trade in seat order.
+    first, second = trade_choices(state, [[7], [7], [4], [5]])
+    assert (first.seat, first.held, first.space) == (0, 2, 4)
+    assert (second.seat, second.held, second.space) == (1, 9, 4)
+    assert second.quote(15) == Quote(9, 6) and second.quote(4) == Quote(3, 2)
+    assert first.offers == [Quote(0, 0), Quote(2, 1)]
+    assert trade_choices(state, [[1], [2], [3], [4]]) == []
+
+
+def test_trading_order_is_most_vp_first(board):
+    state = table(4, board, rows=(1, 1, 10), vp=[3, 8, 0, 0])
+    assert [c.seat for c in trade_choices(state, [[7], [7], [1], [2]])] == [1, 0]
 
 
 # --- the end ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from .errors import (
     SetupError,
 )
 from .resolve import (
+    TradeChoice,
     check_plays,
     check_selection,
     legal_cards,
@@ -23,7 +24,7 @@ from .resolve import (
     replay,
     resolve_round,
     supply,
-    trade_options,
+    trade_choices,
 )
 from .state import GameState, PlayerState, Rows, Setup, new_game
 from .steps import (
@@ -74,6 +75,7 @@ __all__ = [
     "SupplyStep",
     "TieBreak",
     "Trade",
+    "TradeChoice",
     "TradeGain",
     "cards_per_round",
     "check_plays",
@@ -85,5 +87,5 @@ __all__ = [
     "replay",
     "resolve_round",
     "supply",
-    "trade_options",
+    "trade_choices",
 ]

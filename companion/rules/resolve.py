@@ -8,7 +8,9 @@ step as data; ``replay`` plays many rounds at once. All of them run the same cod
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
+from .board import Board, Quote
 from .state import GameState, Rows
 from .steps import RoundResult, Step, Trade
 from .table import Plays, Table
@@ -66,13 +68,33 @@ def replay(state: GameState, rounds: Iterable[tuple[Plays, Sequence[int]]]) -> G
     return table.state()
 
 
-def trade_options(state: GameState, plays: Plays) -> dict[int, tuple[int, int]]:
-    """For each seat playing the Trader: (goods it will hold, marker space) when it trades.
+@dataclass(frozen=True, slots=True)
+class TradeChoice:
+    """What one Trader faces when its turn to trade comes (design §2)."""
+
+    seat: int
+    held: int  # goods the seat holds when it trades
+    space: int  # the trader marker's space, after the pushback
+    board: Board
+
+    def quote(self, offer: int) -> Quote:
+        """ "Hand in up to ``offer`` goods": the goods spent and the VP they buy."""
+        return self.board.quote(self.space, min(offer, self.held))
+
+    @property
+    def offers(self) -> list[Quote]:
+        """Every trade worth making, cheapest first (the first is no trade)."""
+        return self.board.offers(self.space, self.held)
+
+
+def trade_choices(state: GameState, plays: Plays) -> list[TradeChoice]:
+    """The seats that play the Trader this round, in trading order (most VP first).
 
     Nothing before the Trader depends on the trades, so a round resolved without
     trades shows exactly what each Trader will face.
     """
+    board = state.setup.board
     for step in resolve_round(state, plays).steps:
         if isinstance(step, Trade):
-            return {g.seat: (g.held, step.space) for g in step.gains}
-    return {}
+            return [TradeChoice(g.seat, g.held, step.space, board) for g in step.gains]
+    return []
