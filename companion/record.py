@@ -93,7 +93,7 @@ class GameRecord:
 def parse_json(text: str | bytes) -> object:
     """JSON as the records use it: no NaN or Infinity, errors as ``RecordError``."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return _DECODER.decode(text if isinstance(text, str) else text.decode("utf-8-sig"))
     except json.JSONDecodeError as e:
         raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except UnicodeDecodeError as e:
@@ -129,6 +129,10 @@ def _no_constant(name: str) -> None:
     raise RecordError(f"not valid JSON: {name} is not a number")
 
 
+# Built once: json.loads with any keyword builds a new decoder on every call.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def _kind(value: object) -> str:
     names = {dict: "an object", list: "a list", str: "a string", bool: "true/false"}
     return names.get(type(value), "null" if value is None else repr(value))
@@ -142,7 +146,7 @@ def _round(number: int, raw: object, players: int) -> RoundRecord:
     plays = raw.get("plays")
     if type(plays) is not list:
         raise RecordError(f"round {number}: 'plays' must be a list of each seat's cards")
-    if set(map(type, plays)) - _LIST_ONLY:
+    if not _LIST_ONLY.issuperset(map(type, plays)):
         seat, cards = next((s, c) for s, c in enumerate(plays) if type(c) is not list)
         raise RecordError(
             f"round {number}, seat P{seat + 1}: expected a list of cards, got {_kind(cards)}"
@@ -155,7 +159,7 @@ def _round(number: int, raw: object, players: int) -> RoundRecord:
     if trades:
         if None in trades:  # null: no offer
             trades = [0 if o is None else o for o in trades]
-        if set(map(type, trades)) != _INT_ONLY or min(trades) < 0:
+        if not _INT_ONLY.issuperset(map(type, trades)) or min(trades) < 0:
             seat, offer = next((s, o) for s, o in enumerate(trades) if type(o) is not int or o < 0)
             raise RecordError(
                 f"round {number}, seat P{seat + 1}: trade offer {offer!r} is not a number of goods"

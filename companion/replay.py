@@ -91,43 +91,47 @@ def _replay_many(
     lines: list[tuple[int, str]], path: str, as_json: bool, out: TextIO, err: TextIO, jobs: int
 ) -> int:
     status = 0
-    work = [(number, line, as_json, _name(path)) for number, line in lines]
-    for text, error in _map_games(work, jobs):
-        if error is not None:
-            err.write(error)
+    for printed, errors in _map_chunks(lines, as_json, _name(path), jobs):
+        if errors:
+            err.write(errors)
             status = EXIT_BAD_INPUT
-        out.write(text)
+        out.write(printed)
     return status
 
 
-def _replay_line(number: int, line: str, as_json: bool, name: str) -> tuple[str, str | None]:
-    """One game of a JSON Lines batch: (what goes to stdout, what goes to stderr or None)."""
+def _replay_line(number: int, line: str, as_json: bool, name: str) -> tuple[str, str]:
+    """One game of a JSON Lines batch: (what goes to stdout, what goes to stderr)."""
     printed, error = _replay_game(line, as_json)
     if error is not None:
         shown = json.dumps({"error": f"line {number}: {error}"}) + "\n" if as_json else ""
         return shown, f"{name}: line {number}: {error}\n"
     if as_json:
-        return printed, None
-    return f"=== {name}: line {number}\n{printed}\n", None
+        return printed, ""
+    return f"=== {name}: line {number}\n{printed}\n", ""
 
 
-def _replay_chunk(chunk: list[tuple[int, str, bool, str]]) -> list[tuple[str, str | None]]:
-    return [_replay_line(*game) for game in chunk]
+Chunk = tuple[list[tuple[int, str]], bool, str]
 
 
-def _map_games(
-    work: list[tuple[int, str, bool, str]], jobs: int
-) -> Iterator[tuple[str, str | None]]:
+def _replay_chunk(chunk: Chunk) -> tuple[str, str]:
+    """A run of games: all they print, joined, so a worker sends back two strings."""
+    lines, as_json, name = chunk
+    printed, errors = zip(*(_replay_line(n, line, as_json, name) for n, line in lines), strict=True)
+    return "".join(printed), "".join(errors)
+
+
+def _map_chunks(
+    lines: list[tuple[int, str]], as_json: bool, name: str, jobs: int
+) -> Iterator[tuple[str, str]]:
     """Replay every game, in order; large batches spread over ``jobs`` processes."""
     jobs = jobs or usable_cpus()
-    if jobs == 1 or len(work) < PARALLEL_MIN_GAMES:
-        yield from (_replay_line(*game) for game in work)
+    if jobs == 1 or len(lines) < PARALLEL_MIN_GAMES:
+        yield from (_replay_line(n, line, as_json, name) for n, line in lines)
         return
-    size = max(16, len(work) // (jobs * 8))  # a few chunks per worker keeps them all busy
-    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    size = max(16, len(lines) // (jobs * 8))  # a few chunks per worker keeps them all busy
+    chunks = [(lines[i : i + size], as_json, name) for i in range(0, len(lines), size)]
     with _pool(jobs) as pool:
-        for results in pool.imap(_replay_chunk, chunks):
-            yield from results
+        yield from pool.imap(_replay_chunk, chunks)
 
 
 def usable_cpus() -> int:

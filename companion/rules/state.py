@@ -41,6 +41,7 @@ class Rows(NamedTuple):
 
 
 START_ROWS = Rows()
+_NO_CARDS: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +86,10 @@ class GameState:
 def new_game(players: int, board: Board, target: int = 30) -> GameState:
     """A game before its first supply phase: each seat holds 8 cards and ``players`` goods."""
     setup = Setup(players, board, target)
-    seats = range(players)
     return GameState(
         setup,
-        vp=tuple(0 for _ in seats),
-        goods=tuple(players for _ in seats),
-        hands=tuple(ALL_CARDS for _ in seats),
-        discards=tuple(frozenset() for _ in seats),
+        vp=(0,) * players,
+        goods=(players,) * players,
+        hands=(ALL_CARDS,) * players,
+        discards=(_NO_CARDS,) * players,
     )

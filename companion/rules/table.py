@@ -101,9 +101,10 @@ class Table:
                 seat=None,
             )
         check = self.check_seat
-        selections = [check(seat, cards) for seat, cards in enumerate(plays)]
+        selections = []
         seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
         for seat, cards in enumerate(plays):
+            selections.append(check(seat, cards))
             for card in cards:
                 seats_of[card].append(seat)
         return selections, seats_of
@@ -176,9 +177,10 @@ class Table:
     def _supply(self, log: Log) -> None:
         """Every row advances by the table's spaces, never past 15."""
         rows = self.rows
-        before = Rows(*rows)
+        before = Rows(*rows) if log is not None else None
         step = SUPPLY[self.setup.players]
-        self.rows = rows = [min(ROW_MAX, r + step) for r in rows]
+        for i in _ROW_INDEXES:
+            rows[i] = min(ROW_MAX, rows[i] + step)
         if log is not None:
             log.append(Supply(before, Rows(*rows)))
 
@@ -321,7 +323,7 @@ _NO_TRADE = Quote(0, 0)
 _NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
-_VP, _GOODS, _TRADER = range(3)
+_VP, _GOODS, _TRADER = _ROW_INDEXES = range(3)
 _SHARE: list[tuple[int, int | None]] = [(0, None)] * 9
 _BONUS: list[tuple[bool, tuple[tuple[int, int], ...]]] = [(False, ())] * 9
 _ACTIONS: list[Callable[..., None]] = [Table._share] * 9
