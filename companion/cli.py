@@ -49,6 +49,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.set_defaults(run=_run_replay)
 
+    sim = sub.add_parser(
+        "simulate",
+        help="the table on simulated pins, the OLED drawn in the terminal",
+        description="Run the companion on mock pins and a simulated OLED.",
+    )
+    sim.add_argument("--players", type=int, choices=range(2, 7), metavar="N", help="skip setup")
+    sim.add_argument("--board", default="standard", help="board name or trader-rates JSON file")
+    sim.add_argument("--target", type=int, default=30, help="VP that end the game (30 or 45)")
+    sim.add_argument("--script", metavar="FILE", help="key presses to play, one per line")
+    sim.add_argument("--fast", action="store_true", help="no pauses, animations or countdown")
+    sim.add_argument("--json", action="store_true", help="print the final state as JSON")
+    sim.add_argument("--frames", metavar="DIR", help="write every frame as a numbered PNG")
+    sim.add_argument("--gif", metavar="FILE", help="write the frames as an animated GIF")
+    sim.add_argument("--display", choices=["ssd1306", "sh1106"], default="ssd1306")
+    sim.add_argument("--pace", type=float, default=0.0, help="seconds to show each frame")
+    sim.add_argument("--window", action="store_true", help="draw in a pygame window too")
+    sim.set_defaults(run=_run_simulate)
+
+    run = sub.add_parser("run", help="the device service: real pins and display")
+    run.add_argument("--config", metavar="FILE", help="a TOML configuration file")
+    run.set_defaults(run=_run_device)
+
     bench = sub.add_parser("bench", help="measure the engine (random legal games per second)")
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     bench.add_argument("--games", type=int, default=2000, help="games to resolve (default 2000)")
@@ -71,6 +93,18 @@ def _run_replay(args: argparse.Namespace) -> int:
     return replay_command(
         args.file, as_json=args.json, out=sys.stdout, err=sys.stderr, jobs=args.jobs
     )
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from .simulate_cli import simulate_command
+
+    return simulate_command(args, out=sys.stdout, err=sys.stderr)
+
+
+def _run_device(args: argparse.Namespace) -> int:
+    from .device import run_command
+
+    return run_command(args.config, err=sys.stderr)
 
 
 def _run_bench(args: argparse.Namespace) -> int:

@@ -1,0 +1,63 @@
+"""``companion run``: the device service, on the Pi's own pins and display."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+from queue import SimpleQueue
+from typing import TextIO
+
+from . import config as config_mod
+from .app import STOP, App
+from .boards import profile, profile_names
+from .flow import Flow, Timing
+from .rules import CompanionError
+
+EXIT_NO_HARDWARE = 2
+
+
+def run_command(config_path: str | None, *, err: TextIO) -> int:
+    try:
+        cfg = config_mod.load(Path(config_path) if config_path else None)
+    except CompanionError as e:
+        err.write(f"companion run: {e}\n")
+        return EXIT_NO_HARDWARE
+    try:
+        parts = _open(cfg)
+    except Exception as e:  # off a Pi: no display, no pins. Say so, point at simulate.
+        reason = str(e) if isinstance(e, CompanionError) else f"{type(e).__name__}: {e}"
+        err.write(
+            f"companion run: the hardware is not here ({reason}).\n"
+            "On a machine without it, try: companion simulate --players 3\n"
+        )
+        return EXIT_NO_HARDWARE
+    events, app, closers = parts
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: events.put(STOP))
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        for close in closers:
+            close()
+    return 0
+
+
+def _open(cfg: config_mod.Config):
+    from .hw.buttons import Beeper, HostButtons
+    from .hw.display import Oled, open_device
+    from .hw.matrix import PadMatrix
+
+    events: SimpleQueue = SimpleQueue()
+    d = cfg.display
+    device = open_device(d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate)
+    oled = Oled(device, on_error=lambda m: print(f"companion: {m}", flush=True))
+    pads = PadMatrix(cfg.pins.rows, cfg.pins.columns, events)
+    buttons = HostButtons(cfg.pins.buttons, events)
+    beeper = Beeper(cfg.pins.buzzer)
+    boards = tuple(profile(name) for name in profile_names())
+    app = App(Flow(boards, Timing()), oled.show, events, lang=cfg.language, beep=beeper.beep)
+    return events, app, (pads.close, buttons.close, beeper.close)

@@ -1,0 +1,263 @@
+"""``companion simulate``: the same app on mock pins, the OLED drawn in the terminal.
+
+Everything below the app is the real thing on simulated electrons: ``PadMatrix`` on
+gpiozero ``MockFactory`` pins wired as a diode matrix, ``HostButtons`` on mock pins,
+luma's ssd1306/sh1106 driver on a fake I²C bus whose panel RAM is what gets drawn.
+A script presses keys through those pins, never around them, and each line waits
+until the app has handled the one before.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from queue import SimpleQueue
+
+from gpiozero.pins.mock import MockFactory
+from PIL import Image
+
+from . import config as config_mod
+from .app import STOP, App
+from .boards import board_from_spec, profile, profile_names
+from .events import Event, HostKey
+from .flow import FAST, Flow, Timing, start
+from .hw.buttons import Beeper, HostButtons
+from .hw.display import Oled, fake_device
+from .hw.matrix import PadMatrix
+from .hw.simmatrix import SimulatedMatrix
+from .rules import Board, CompanionError
+
+HOLD = 0.25  # the simulator's long press; the device holds 1 s
+
+
+class ScriptError(CompanionError, ValueError):
+    """A script line that is not one of the known commands."""
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    action: str  # "pad", "button", "hold", "wait"
+    seat: int = 0
+    card: int = 0
+    key: HostKey | None = None
+    ms: int = 0
+
+
+_PATTERNS = [
+    (re.compile(r"press\s+P([1-6])\s+([1-8])", re.I), "pad"),
+    (re.compile(r"press\s+(OK|LEFT|RIGHT)", re.I), "button"),
+    (re.compile(r"hold\s+(OK)", re.I), "hold"),
+    (re.compile(r"wait\s+(\d+)", re.I), "wait"),
+]
+USAGE = "press P<seat 1-6> <card 1-8> | press OK|LEFT|RIGHT | hold OK | wait <ms> | # comment"
+
+
+def parse_script(text: str, name: str = "script") -> list[Line]:
+    """Every line of a script, checked before anything runs."""
+    lines = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        body = raw.split("#", 1)[0].strip()
+        if not body:
+            continue
+        found = next(
+            ((action, m) for pattern, action in _PATTERNS if (m := pattern.fullmatch(body))), None
+        )
+        if found is None:
+            raise ScriptError(f"{name}:{number}: cannot read {body!r} (lines are: {USAGE})")
+        action, match = found
+        if action == "pad":
+            lines.append(Line(number, action, int(match[1]) - 1, int(match[2])))
+        elif action in ("button", "hold"):
+            lines.append(Line(number, action, key=HostKey(match[1].lower())))
+        else:
+            lines.append(Line(number, action, ms=int(match[1])))
+    return lines
+
+
+class Simulator:
+    """The whole table on simulated parts."""
+
+    def __init__(
+        self,
+        *,
+        players: int | None = None,
+        board: Board | None = None,
+        target: int = 30,
+        fast: bool = False,
+        controller: str = "ssd1306",
+        on_frame: Callable[[Image.Image], None] | None = None,
+    ):
+        cfg = config_mod.Config(pins=shipped_pins())  # the mock pins follow the shipped map
+        self.factory = MockFactory()
+        self.wiring = SimulatedMatrix(self.factory, cfg.pins.rows, cfg.pins.columns)
+        self.events: SimpleQueue[Event] = SimpleQueue()
+        self.pads = PadMatrix(
+            cfg.pins.rows, cfg.pins.columns, self.events, pin_factory=self.factory
+        )
+        self.buttons = HostButtons(
+            cfg.pins.buttons, self.events, pin_factory=self.factory, hold_time=HOLD
+        )
+        self.button_pins = {key: self.factory.pin(cfg.pins.buttons[key.value]) for key in HostKey}
+        self.beeper = Beeper(cfg.pins.buzzer, pin_factory=self.factory)
+        device, self.panel = fake_device(controller)
+        self.errors: list[str] = []
+        self.oled = Oled(device, on_error=self.errors.append)
+        self.frames = 0
+        self._on_frame = on_frame
+        boards = tuple(profile(name) for name in profile_names())
+        flow = Flow(boards, FAST if fast else Timing())
+        if players is not None:
+            flow = start(flow, players, board or boards[0], target, time.monotonic())
+        self.app = App(flow, self._show, self.events, beep=self.beeper.beep)
+        self._thread = threading.Thread(target=self.app.run, name="app", daemon=True)
+        self._thread.start()
+        self._inputs = 0
+
+    def _show(self, image: Image.Image) -> None:
+        self.oled.show(image)
+        self.frames += 1
+        if self._on_frame is not None:
+            self._on_frame(self.panel.image())
+
+    # --- acting like people -------------------------------------------------------------
+
+    def press(self, seat: int, card: int) -> None:
+        """Press and release a pad key, through the matrix pins, as a person would."""
+        self.wiring.press(seat, card)
+        self._settle(1)
+        self.wiring.release(seat, card)
+        self._settle(1)
+
+    def button(self, key: HostKey, hold: bool = False) -> None:
+        pin = self.button_pins[key]
+        pin.drive_low()
+        if key is not HostKey.OK:
+            self._settle(1)
+        if hold:
+            time.sleep(HOLD * 1.5)
+            self._settle(1)
+        pin.drive_high()
+        if key is HostKey.OK and not hold:
+            self._settle(1)
+        else:
+            self._settle(0)
+
+    def run(self, lines: list[Line]) -> None:
+        for line in lines:
+            if line.action == "pad":
+                self.press(line.seat, line.card)
+            elif line.action == "button":
+                self.button(line.key)
+            elif line.action == "hold":
+                self.button(line.key, hold=True)
+            else:
+                time.sleep(line.ms / 1000)
+                self._settle(0)
+
+    def _settle(self, inputs: int) -> None:
+        self._inputs += inputs
+        if not self.app.wait_idle(self._inputs):
+            raise RuntimeError("the app did not handle an input within 10 s")
+
+    def close(self) -> None:
+        self.events.put(STOP)
+        self._thread.join()
+        self.pads.close()
+        self.buttons.close()
+        self.beeper.close()
+        self.factory.reset()
+
+
+def shipped_pins() -> config_mod.Pins:
+    data = config_mod.pin_map()
+    return config_mod.Pins(
+        tuple(data["rows"]), tuple(data["columns"]), dict(data["buttons"]), data["buzzer"]["pin"]
+    )
+
+
+# --- showing frames ------------------------------------------------------------------
+
+
+def to_text(image: Image.Image) -> str:
+    """The panel in a terminal: two pixel rows per character line, in half blocks."""
+    px = image.load()
+    width, height = image.size
+    rows = ["┌" + "─" * width + "┐"]
+    for y in range(0, height, 2):
+        chars = []
+        for x in range(width):
+            top, bottom = px[x, y], px[x, y + 1]
+            chars.append("█" if top and bottom else "▀" if top else "▄" if bottom else " ")
+        rows.append("│" + "".join(chars) + "│")
+    rows.append("└" + "─" * width + "┘")
+    return "\n".join(rows)
+
+
+class Terminal:
+    """Redraws each frame in place; ``pace`` seconds after each for eyes to follow."""
+
+    def __init__(self, stream=sys.stdout, pace: float = 0.0):
+        self.stream = stream
+        self.pace = pace
+        self.stream.write("\x1b[2J")
+
+    def __call__(self, image: Image.Image) -> None:
+        self.stream.write("\x1b[H" + to_text(image) + "\n")
+        self.stream.flush()
+        if self.pace:
+            time.sleep(self.pace)
+
+
+class Recorder:
+    """Keeps every frame, for ``--frames DIR`` and ``--gif FILE``."""
+
+    def __init__(self, directory: Path | None, gif: Path | None):
+        self.directory, self.gif = directory, gif
+        self.frames: list[tuple[float, Image.Image]] = []
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, image: Image.Image) -> None:
+        index = len(self.frames) + 1
+        self.frames.append((time.monotonic(), image))
+        if self.directory is not None:
+            image.save(self.directory / f"frame-{index:05d}.png")
+
+    def save_gif(self, scale: int = 3, fast_ms: int = 350) -> None:
+        if self.gif is None or not self.frames:
+            return
+        times = [t for t, _ in self.frames]
+        durations = [
+            max(fast_ms, int((b - a) * 1000))
+            for a, b in zip(times, [*times[1:], times[-1] + 2], strict=True)
+        ]
+        durations = [min(d, 3000) for d in durations]
+        images = [
+            img.convert("L").resize((img.width * scale, img.height * scale)).convert("P")
+            for _, img in self.frames
+        ]
+        images[0].save(
+            self.gif, save_all=True, append_images=images[1:], duration=durations, loop=0
+        )
+
+
+def board_arg(value: str) -> Board:
+    """``--board``: a profile name or a JSON file ``{"trader_rates": [...]}``."""
+    if value in profile_names():
+        return profile(value)
+    from .record import parse_json
+
+    try:
+        text = Path(value).read_text("utf-8")
+    except OSError as e:
+        raise CompanionError(
+            f"--board {value}: not a board name ({', '.join(profile_names())}) "
+            f"and cannot read it as a file: {e.strerror}"
+        ) from None
+    return board_from_spec(parse_json(text))

@@ -1,0 +1,130 @@
+"""The whole table on simulated pins: scripts in, states and frames out."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import model
+import pytest
+
+from companion.boards import profile
+from companion.cli import _parser
+from companion.flow import Phase
+from companion.simulate import ScriptError, Simulator, parse_script
+from companion.simulate_cli import simulate_command
+
+
+def model_script(rng: random.Random, players: int, rates, target: int) -> tuple[str, dict]:
+    """A random legal game as a script (Trader dialogs accepted as offered), and its end."""
+    game = model.new_game(players, rates, target)
+    need = 2 if players <= 3 else 1
+    lines = []
+    while not model.finished(game):
+        plays = [rng.sample(sorted(s["hand"]), need) for s in game["seats"]]
+        lines.append(f"# round {game['round'] + 1}")
+        lines += [f"press P{seat + 1} {card}" for seat, cards in enumerate(plays) for card in cards]
+        # One OK per Trader: it accepts a dialog, or does nothing while seats choose.
+        lines += ["press OK"] * sum(7 in p for p in plays)
+        model.play(game, plays, [16] * players)
+    return "\n".join(lines) + "\n", model.output(game)
+
+
+def simulate(tmp_path, *argv: str) -> tuple[int, str, str]:
+    args = _parser().parse_args(["simulate", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    code = simulate_command(args, out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_whole_games_through_the_pins_equal_the_model(tmp_path, players):
+    rng = random.Random(100 + players)
+    board = profile("standard")
+    script, expected = model_script(rng, players, board.to_rates(), 30)
+    path = tmp_path / "game.txt"
+    path.write_text(script)
+    code, out, err = simulate(
+        tmp_path, "--players", str(players), "--fast", "--script", str(path), "--json"
+    )
+    assert code == 0, err
+    assert json.loads(out) == expected
+
+
+def test_custom_board_file_and_target_45(tmp_path):
+    rates = [None] + [[2, 1]] * 5 + [[3, 2]] * 10
+    (tmp_path / "board.json").write_text(json.dumps({"trader_rates": rates}))
+    script, expected = model_script(random.Random(9), 3, rates, 45)
+    (tmp_path / "game.txt").write_text(script)
+    code, out, err = simulate(
+        tmp_path,
+        *("--players", "3", "--board", str(tmp_path / "board.json"), "--target", "45"),
+        *("--fast", "--script", str(tmp_path / "game.txt"), "--json"),
+    )
+    assert code == 0, err
+    assert json.loads(out) == expected
+
+
+def frames_until_reveal(tmp_path, name: str, script: str) -> list[bytes]:
+    directory = tmp_path / name
+    (tmp_path / f"{name}.txt").write_text(script)
+    code, _, err = simulate(
+        tmp_path,
+        *("--players", "3", "--fast", "--script", str(tmp_path / f"{name}.txt")),
+        *("--frames", str(directory)),
+    )
+    assert code == 0, err
+    frames = [p.read_bytes() for p in sorted(directory.glob("frame-*.png"))]
+    return frames
+
+
+def test_secrecy_frames_before_the_reveal_do_not_depend_on_the_cards(tmp_path):
+    """Two tables lock in at the same moments with different cards: same frames."""
+    a = "press P1 1\npress P1 2\npress P2 3\npress P2 4\npress P3 5\n"
+    b = "press P1 8\npress P1 6\npress P2 7\npress P2 1\npress P3 2\n"
+    frames_a = frames_until_reveal(tmp_path, "a", a)
+    frames_b = frames_until_reveal(tmp_path, "b", b)
+    assert len(frames_a) == len(frames_b) > 3
+    assert frames_a == frames_b
+    # Only the lock marks move: the last frame differs from the first.
+    assert frames_a[0] != frames_a[-1]
+
+
+def test_refused_card_changes_nothing_but_the_notice(tmp_path):
+    sim = Simulator(players=3, fast=True)
+    try:
+        for seat, cards in enumerate([(1, 2), (3, 4), (5, 6)]):
+            for card in cards:
+                sim.press(seat, card)
+        before = sim.app.flow
+        sim.press(0, 1)  # discarded in round 1
+        after = sim.app.flow
+        assert after.chosen == before.chosen and after.phase is Phase.SELECT
+        assert sim.beeper.count >= 4  # three locks and a refusal
+    finally:
+        sim.close()
+
+
+def test_script_errors_are_named(tmp_path):
+    with pytest.raises(ScriptError, match=r"game.txt:3: cannot read 'press P7 1'"):
+        parse_script("press P1 1\n# fine\npress P7 1\n", "game.txt")
+    (tmp_path / "bad.txt").write_text("press P1 9\n")
+    code, out, err = simulate(tmp_path, "--players", "3", "--script", str(tmp_path / "bad.txt"))
+    assert code == 2 and out == "" and "bad.txt:1: cannot read 'press P1 9'" in err
+
+
+def test_unknown_board(tmp_path):
+    code, _, err = simulate(tmp_path, "--players", "3", "--board", "summer", "--script", "x")
+    assert code == 2 and "--board summer: not a board name" in err
+
+
+def test_setup_through_the_pins(tmp_path):
+    script = "\n".join(
+        ["press P2 1", "press P4 8", "press OK", "press RIGHT", "press OK", "press OK", "press OK"]
+    )
+    (tmp_path / "setup.txt").write_text(script + "\n")
+    code, out, err = simulate(tmp_path, "--fast", "--script", str(tmp_path / "setup.txt"), "--json")
+    assert code == 0, err
+    state = json.loads(out)
+    assert len(state["players"]) == 2 and state["round"] == 0
