@@ -1,5 +1,5 @@
 # make test  — create .venv, install, lint, run the tests
-# make demo  — create .venv, install, replay the bundled example game with narration
+# make demo  — create .venv, install, play the bundled game on the simulated table
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -25,8 +25,15 @@ lint: $(VENV)/.dev
 test: lint
 	$(BIN)/python -m pytest
 
+DEMO := --players 3 --speed 6 --script companion/examples/demo-script.txt
+
 demo: $(VENV)/.runtime
-	$(BIN)/companion replay companion/examples/demo-game.json
+	$(BIN)/companion simulate $(DEMO)
+
+# The README's picture: the demo game as an animated GIF.
+docs/demo.gif: $(VENV)/.runtime companion/examples/demo-script.txt
+	mkdir -p docs
+	$(BIN)/companion simulate $(DEMO) --gif $@ > /dev/null
 
 bench: $(VENV)/.runtime
 	$(BIN)/companion bench

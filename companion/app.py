@@ -94,6 +94,17 @@ class App:
                 self._idle.wait(min(left, 0.01))
         return True
 
+    def wait_ready(self, timeout: float = 120.0) -> bool:
+        """Block until the flow waits for people: no pause running, nothing queued."""
+        deadline = time.monotonic() + timeout
+        with self._idle:
+            while self.busy or self.flow.deadline is not None or not self.events.empty():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(min(left, 0.01))
+        return True
+
     def _wait(self) -> float | None:
         """Seconds until the loop must wake by itself, or None to wait for input."""
         flow, now = self.flow, self._clock()

@@ -59,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--target", type=int, default=30, help="VP that end the game (30 or 45)")
     sim.add_argument("--script", metavar="FILE", help="key presses to play, one per line")
     sim.add_argument("--fast", action="store_true", help="no pauses, animations or countdown")
+    sim.add_argument("--speed", type=float, default=1.0, help="divide every pause by this")
     sim.add_argument("--json", action="store_true", help="print the final state as JSON")
     sim.add_argument("--frames", metavar="DIR", help="write every frame as a numbered PNG")
     sim.add_argument("--gif", metavar="FILE", help="write the frames as an animated GIF")

@@ -22,6 +22,7 @@ from .rules import (
     GameState,
     RoundResult,
     Rows,
+    Share,
     Trade,
     TradeChoice,
     new_game,
@@ -65,6 +66,10 @@ class Timing:
     step: float = 3.0
     scores: float = 8.0
     message: float = 2.0
+
+    def faster(self, speed: float) -> Timing:
+        """Every pause divided by ``speed`` (the simulator's --speed)."""
+        return Timing(*(getattr(self, f) / speed for f in self.__dataclass_fields__))
 
 
 FAST = Timing(0, 0, 0, 0, 0, 0)
@@ -111,12 +116,19 @@ class Flow:
 
     @property
     def rows(self) -> Rows:
-        """The board rows on screen: after this round's supply once it has run."""
+        """The board rows on screen: after the supply phase, then as each step moves them."""
         if self.game is None:
             return Rows()
-        if self.phase in (Phase.SCORES, Phase.OVER) or self.phase is Phase.MENU:
+        if self.phase in (Phase.SCORES, Phase.OVER, Phase.MENU):
             return self.game.rows
-        return supply(self.game.rows, self.game.setup.players)
+        rows = supply(self.game.rows, self.game.setup.players)
+        if self.phase in (Phase.STEP, Phase.TRADE):
+            for shown in self.steps[: self.step_index + (self.phase is Phase.STEP)]:
+                if isinstance(shown, Share):
+                    rows = rows._replace(**{shown.row.value: shown.after})
+                elif isinstance(shown, Trade):
+                    rows = rows._replace(trader=shown.after)
+        return rows
 
     @property
     def steps(self):

@@ -47,7 +47,7 @@ def narrate_game(record: GameRecord, lang: str = "en") -> Iterator[str]:
         state = result.state
         yield INDENT + _scores(state, lang)
     yield ""
-    yield from _ending(state, lang)
+    yield from ending(state, lang)
 
 
 def narrate_step(step: Step, lang: str = "en") -> list[str]:
@@ -187,7 +187,8 @@ def _seats(seats: Iterable[int], lang: str) -> str:
     return ", ".join(seat_name(s, lang) for s in seats)
 
 
-def _ending(state: GameState, lang: str) -> Iterator[str]:
+def ending(state: GameState, lang: str = "en") -> Iterator[str]:
+    """The end of the game (conversion, ranking, winner), or where it stands."""
     target = state.setup.target
     if not state.finished:
         yield t("narrate.in_progress", lang, n=state.round, target=target)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from luma.core.legacy import text as draw_text
 from luma.core.legacy.font import LCD_FONT, TINY_FONT, proportional
@@ -26,6 +27,7 @@ SMALL = proportional(TINY_FONT)
 LINE = 8  # body line height in pixels
 BODY_TOP, BODY_LINES = 9, 5  # five lines between the header and the seat marks
 MARKS_Y = HEIGHT - 7
+COLUMN = "\t"  # in a line: what follows starts the right-hand column
 
 
 @dataclass(frozen=True)
@@ -76,11 +78,12 @@ def render(screen: Screen) -> Image.Image:
         _big(draw, screen.big, top)
     for i, line in enumerate(screen.lines):
         y = top + i * LINE
+        ink = 1
         if screen.cursor == i:
             draw.rectangle((0, y - 1, WIDTH - 1, y + LINE - 2), fill=1)
-            draw_text(draw, (2, y), line, fill=0, font=BODY)
-        else:
-            draw_text(draw, (2, y), line, fill=1, font=BODY)
+            ink = 0
+        for x, part in zip((2, WIDTH // 2 + 2), line.split(COLUMN), strict=False):
+            draw_text(draw, (x, y), part, fill=ink, font=BODY)
     if screen.marks is not None:
         _marks(draw, screen.marks)
     if screen.notice:
@@ -173,9 +176,7 @@ def _reveal(flow: Flow, now: float, lang: str) -> Screen:
     for seat, cards in enumerate(plays):
         names = " ".join(t(f"card.short.{c}", lang) for c in cards)
         lines.append(f"{_seat(seat, lang)} {names}")
-    if len(lines) > BODY_LINES:  # six seats: two to a line
-        lines = [f"{a:<13}{b}" for a, b in zip(lines[::2], lines[1::2], strict=False)]
-    return Screen(t("screen.reveal", lang), tuple(lines))
+    return Screen(t("screen.reveal", lang), tuple(_pairs(lines)))
 
 
 def _step(flow: Flow, now: float, lang: str) -> Screen:
@@ -197,21 +198,24 @@ def _step(flow: Flow, now: float, lang: str) -> Screen:
         row = t(f"screen.row.{step.row.value}", lang)
         lines.append(t("screen.row_move", lang, row=row, before=step.before, after=step.after))
     elif isinstance(step, Trade):
-        lines.insert(0, t("screen.marker", lang, before=step.before, space=step.space))
+        key = "screen.marker" if step.pushback else "screen.marker_on"
+        lines.insert(0, t(key, lang, before=step.before, space=step.space))
     elif isinstance(step, Beggar):
         lines.append(t("screen.take_back", lang))
     elif isinstance(step, Discard):
         title = t("screen.discard", lang)
+        seats = " ".join(_seat(s, lang) for s, _ in step.cards)
+        lines = [t("screen.discards", lang, seats=seats)]
     elif isinstance(step, Bonus):
         lines.append(t("screen.not_from_board", lang))
     return Screen(title, tuple(lines[:BODY_LINES]))
 
 
 def _pairs(items: list[str]) -> list[str]:
-    """Two short items to a line when there are more than fit one per line."""
+    """Two items to a line, in two columns, when they do not fit one per line."""
     if len(items) <= BODY_LINES - 1:
         return list(items)
-    return [f"{a:<13}{b}" for a, b in zip(items[::2], [*items[1::2], ""], strict=False)]
+    return [f"{a}{COLUMN}{b}" for a, b in zip_longest(items[::2], items[1::2], fillvalue="")]
 
 
 def _trade(flow: Flow, now: float, lang: str) -> Screen:

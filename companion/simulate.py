@@ -90,6 +90,7 @@ class Simulator:
         board: Board | None = None,
         target: int = 30,
         fast: bool = False,
+        speed: float = 1.0,
         controller: str = "ssd1306",
         on_frame: Callable[[Image.Image], None] | None = None,
     ):
@@ -111,7 +112,7 @@ class Simulator:
         self.frames = 0
         self._on_frame = on_frame
         boards = tuple(profile(name) for name in profile_names())
-        flow = Flow(boards, FAST if fast else Timing())
+        flow = Flow(boards, FAST if fast else Timing().faster(speed))
         if players is not None:
             flow = start(flow, players, board or boards[0], target, time.monotonic())
         self.app = App(flow, self._show, self.events, beep=self.beeper.beep)
@@ -149,7 +150,11 @@ class Simulator:
             self._settle(0)
 
     def run(self, lines: list[Line]) -> None:
+        """Play script lines. A press waits for the table as a person would: until no
+        pause is running (with --fast there are none)."""
         for line in lines:
+            if line.action != "wait" and not self.app.wait_ready():
+                raise RuntimeError(f"line {line.number}: the table never became ready")
             if line.action == "pad":
                 self.press(line.seat, line.card)
             elif line.action == "button":
@@ -159,6 +164,8 @@ class Simulator:
             else:
                 time.sleep(line.ms / 1000)
                 self._settle(0)
+        if not self.app.wait_ready():  # the last line's pauses run out before the end
+            raise RuntimeError("the table never became ready after the last line")
 
     def _settle(self, inputs: int) -> None:
         self._inputs += inputs

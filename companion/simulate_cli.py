@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from .narrate import ending
 from .record import state_to_dict
 from .rules import CompanionError
 from .simulate import Line, Recorder, Simulator, Terminal, board_arg, parse_script, to_text
@@ -42,6 +43,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         board=board,
         target=args.target,
         fast=args.fast,
+        speed=args.speed,
         controller=args.display,
         on_frame=on_frame,
     )
@@ -63,8 +65,11 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             err.write("companion simulate: no game was started (setup not finished)\n")
             return EXIT_BAD_INPUT
         out.write(json.dumps(state_to_dict(game)) + "\n")
-    elif draw is None and recorder.frames:
-        out.write(to_text(recorder.frames[-1][1]) + "\n")
+    else:
+        if draw is None and recorder.frames:
+            out.write(to_text(recorder.frames[-1][1]) + "\n")
+        if game is not None:
+            out.write("".join(line + "\n" for line in ending(game)))
     return 0
 
 
