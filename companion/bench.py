@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import time
 from typing import TextIO
+
+from PIL import Image
 
 from .randgame import random_game
 
@@ -25,7 +29,57 @@ def engine_games_per_s(games: int, seed: int) -> tuple[float, int]:
     return games / elapsed, rounds
 
 
-def bench_command(*, games: int, seed: int, as_json: bool, out: TextIO) -> int:
+def table_figures(presses: int = 200) -> dict:
+    """The simulated table: latency, idle cost, display traffic and peak memory.
+
+    Four seats; P1 presses its Captain again and again, so every press locks or unlocks
+    it and changes one mark on the screen. Latency runs from the key going down on the
+    pin to the frame being handed to the display driver, debounce included.
+    """
+    import resource
+
+    from .simulate import Simulator
+
+    handed: list[float] = []
+    sim = Simulator(players=4, fast=True, on_frame=lambda _: handed.append(time.perf_counter()))
+    try:
+        time.sleep(0.2)
+        reads = sim.wiring.reads
+        time.sleep(1.0)
+        idle_reads = sim.wiring.reads - reads
+        latencies, lock_bytes = [], []
+        for i in range(presses):
+            frames, sent = len(handed), sim.panel.bytes_sent
+            start = time.perf_counter()
+            sim.wiring.press(0, 1)
+            while len(handed) == frames:
+                time.sleep(0.0002)
+            latencies.append((handed[-1] - start) * 1000)
+            if i % 2 == 0:  # this press locked P1 in
+                lock_bytes.append(sim.panel.bytes_sent - sent)
+            sim.wiring.release(0, 1)
+            sim._settle(2)
+        before = sim.panel.bytes_sent
+        sim.oled._shown = None  # the next frame goes out whole
+        sim.oled.show(Image.new("1", sim.oled.size, 1))
+        full = sim.panel.bytes_sent - before
+    finally:
+        sim.close()
+    latencies.sort()
+    return {
+        "key_to_frame_ms_p50": round(latencies[len(latencies) // 2], 2),
+        "key_to_frame_ms_p99": round(latencies[int(len(latencies) * 0.99) - 1], 2),
+        "idle_pin_reads_per_s": idle_reads,
+        "lock_update_bytes": max(lock_bytes),
+        "full_frame_bytes": full,
+        "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def bench_command(*, games: int, seed: int, as_json: bool, out: TextIO, part: str = "all") -> int:
+    if part == "table":  # run in a process of its own, so its peak memory is its own
+        out.write(json.dumps(table_figures()) + "\n")
+        return 0
     per_s, rounds = engine_games_per_s(games, seed)
     figures = {
         "engine_games_per_s": round(per_s, 1),
@@ -33,6 +87,13 @@ def bench_command(*, games: int, seed: int, as_json: bool, out: TextIO) -> int:
         "games": games,
         "seed": seed,
     }
+    table = subprocess.run(
+        [sys.executable, "-m", "companion", "bench", "--part", "table"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures.update(json.loads(table.stdout))
     if as_json:
         out.write(json.dumps(figures) + "\n")
     else:

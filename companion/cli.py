@@ -76,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     bench.add_argument("--games", type=int, default=2000, help="games to resolve (default 2000)")
     bench.add_argument("--seed", type=int, default=1, help="seed of the random games")
+    bench.add_argument("--part", choices=["all", "table"], default="all", help=argparse.SUPPRESS)
     bench.set_defaults(run=_run_bench)
     return parser
 
@@ -111,4 +112,6 @@ def _run_device(args: argparse.Namespace) -> int:
 def _run_bench(args: argparse.Namespace) -> int:
     from .bench import bench_command
 
-    return bench_command(games=args.games, seed=args.seed, as_json=args.json, out=sys.stdout)
+    return bench_command(
+        games=args.games, seed=args.seed, as_json=args.json, out=sys.stdout, part=args.part
+    )

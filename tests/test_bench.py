@@ -1,8 +1,14 @@
-"""``companion bench``: the figures are there and sane (speed is measured, never asserted)."""
+"""``companion bench``: every figure is there. Times and memory are measured, never asserted;
+counts (pin reads, bytes) are structural and are checked."""
 
 import json
 
 from companion.cli import main
+
+TABLE = {
+    "key_to_frame_ms_p50", "key_to_frame_ms_p99", "idle_pin_reads_per_s",
+    "lock_update_bytes", "full_frame_bytes", "rss_mb",
+}  # fmt: skip
 
 
 def test_bench_json(capsys):
@@ -10,6 +16,10 @@ def test_bench_json(capsys):
     figures = json.loads(capsys.readouterr().out)
     assert figures["games"] == 20 and figures["seed"] == 3
     assert figures["engine_games_per_s"] > 0 and figures["engine_rounds_per_s"] > 0
+    assert set(figures) >= TABLE
+    assert figures["idle_pin_reads_per_s"] == 0  # an idle table reads no pin
+    assert 0 < figures["lock_update_bytes"] < figures["full_frame_bytes"] // 8
+    assert 0 < figures["key_to_frame_ms_p50"] <= figures["key_to_frame_ms_p99"]
 
 
 def test_bench_text(capsys):
