@@ -18,7 +18,7 @@ from PIL import Image
 
 from .events import Event
 from .flow import Flow, Phase, Tick, step
-from .screens import Screen, model, render
+from .screens import Screen, model, render, splash
 
 STOP = object()  # put on the queue to end the loop
 
@@ -33,6 +33,7 @@ class App:
         lang: str = "en",
         beep: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        splash: float = 0.0,
     ):
         self.flow = flow
         self.events = events
@@ -41,12 +42,16 @@ class App:
         self._lang = lang
         self._clock = clock
         self._screen: Screen | None = None
+        self._splash = splash  # seconds of splash screen at power-on
         self._idle = threading.Condition()
         self.inputs = 0  # input events handled so far, ticks aside (the simulator waits on it)
         self.busy = False
 
     def run(self) -> None:
         """Handle events until ``STOP`` is put on the queue."""
+        if self._splash:  # power on: the splash, while presses wait on the queue
+            self._show(render(splash(self._lang)))
+            time.sleep(self._splash)
         self.refresh()
         while True:
             try:

@@ -59,5 +59,7 @@ def _open(cfg: config_mod.Config):
     buttons = HostButtons(cfg.pins.buttons, events)
     beeper = Beeper(cfg.pins.buzzer)
     boards = tuple(profile(name) for name in profile_names())
-    app = App(Flow(boards, Timing()), oled.show, events, lang=cfg.language, beep=beeper.beep)
+    app = App(
+        Flow(boards, Timing()), oled.show, events, lang=cfg.language, beep=beeper.beep, splash=2.0
+    )
     return events, app, (pads.close, buttons.close, beeper.close)

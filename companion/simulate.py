@@ -115,7 +115,8 @@ class Simulator:
         flow = Flow(boards, FAST if fast else Timing().faster(speed))
         if players is not None:
             flow = start(flow, players, board or boards[0], target, time.monotonic())
-        self.app = App(flow, self._show, self.events, beep=self.beeper.beep)
+        splash_seconds = 0.0 if fast or players is not None else 1.5
+        self.app = App(flow, self._show, self.events, beep=self.beeper.beep, splash=splash_seconds)
         self._thread = threading.Thread(target=self.app.run, name="app", daemon=True)
         self._thread.start()
         self._inputs = 0
