@@ -209,8 +209,7 @@ def ending(state: GameState, lang: str = "en") -> Iterator[str]:
     )
     yield INDENT + t("narrate.conversion", lang, conversions=conversions)
     yield INDENT + t("narrate.ranking", lang)
-    place = 1
-    for seats in end.ranking:
+    for place, seats in end.places:
         s = seats[0]
         yield INDENT * 2 + t(
             "narrate.place",
@@ -221,7 +220,6 @@ def ending(state: GameState, lang: str = "en") -> Iterator[str]:
             goods=end.goods[s],
             cards=end.cards[s],
         )
-        place += len(seats)
     if len(end.winners) > 1:
         yield INDENT + t("narrate.winners", lang, seats=_seats(end.winners, lang))
     else:

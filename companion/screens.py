@@ -243,21 +243,11 @@ def _scores(flow: Flow, now: float, lang: str) -> Screen:
 
 def _over(flow: Flow, now: float, lang: str) -> Screen:
     end = outcome(flow.game)
-    lines = []
-    place = 1
-    for seats in end.ranking:
-        for s in seats:
-            lines.append(
-                t(
-                    "screen.place",
-                    lang,
-                    place=place,
-                    seat=_seat(s, lang),
-                    vp=end.vp[s],
-                    goods=end.goods[s],
-                )
-            )
-        place += len(seats)
+    lines = [
+        t("screen.place", lang, place=place, seat=_seat(s, lang), vp=end.vp[s])
+        for place, seats in end.places
+        for s in seats
+    ]
     title = t("screen.winner" if len(end.winners) == 1 else "screen.shared", lang)
     return Screen(title, tuple(_pairs(lines)))
 

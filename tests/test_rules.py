@@ -235,6 +235,7 @@ def test_shared_victory(board):
     end = outcome(ended(board, [30, 30, 10], [2, 2, 0], [{1}, {5}, {1}]))
     assert end.winners == (0, 1) and end.decided_by is TieBreak.SHARED
     assert end.ranking == ((0, 1), (2,))
+    assert end.places == ((1, (0, 1)), (3, (2,)))
 
 
 def test_target_45(board):

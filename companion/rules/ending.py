@@ -32,6 +32,15 @@ class Outcome:
     def winners(self) -> tuple[int, ...]:
         return self.ranking[0]
 
+    @property
+    def places(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(place, tied seats) best first; tied seats share a place: 1, 2, 2, 4."""
+        out, place = [], 1
+        for seats in self.ranking:
+            out.append((place, seats))
+            place += len(seats)
+        return tuple(out)
+
 
 def outcome(state: GameState) -> Outcome:
     """Convert every seat's goods at 3:1 (remainder kept) and rank the seats.
