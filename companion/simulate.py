@@ -10,6 +10,7 @@ until the app has handled the one before.
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 import threading
 import time
@@ -192,19 +193,41 @@ def shipped_pins() -> config_mod.Pins:
 # --- showing frames ------------------------------------------------------------------
 
 
-def to_text(image: Image.Image) -> str:
-    """The panel in a terminal: two pixel rows per character line, in half blocks."""
+def to_text(image: Image.Image, columns: int = 200) -> str:
+    """The panel in a terminal: half blocks (1×2 pixels a character) when ``columns``
+    allow, braille dots (2×4 pixels a character) in a narrower terminal."""
     px = image.load()
     width, height = image.size
-    rows = ["┌" + "─" * width + "┐"]
-    for y in range(0, height, 2):
-        chars = []
-        for x in range(width):
-            top, bottom = px[x, y], px[x, y + 1]
-            chars.append("█" if top and bottom else "▀" if top else "▄" if bottom else " ")
-        rows.append("│" + "".join(chars) + "│")
-    rows.append("└" + "─" * width + "┘")
+    if columns >= width + 2:
+        cell_w, cell_h = 1, 2
+        cell = _half_block
+    else:
+        cell_w, cell_h = 2, 4
+        cell = _braille
+    rows = ["┌" + "─" * (width // cell_w) + "┐"]
+    for y in range(0, height, cell_h):
+        line = "".join(cell(px, x, y) for x in range(0, width, cell_w))
+        rows.append("│" + line + "│")
+    rows.append("└" + "─" * (width // cell_w) + "┘")
     return "\n".join(rows)
+
+
+def _half_block(px, x: int, y: int) -> str:
+    top, bottom = px[x, y], px[x, y + 1]
+    return "█" if top and bottom else "▀" if top else "▄" if bottom else " "
+
+
+# Braille dot bits for the pixel at (dx, dy) of a 2×4 cell.
+_BRAILLE = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def _braille(px, x: int, y: int) -> str:
+    bits = 0
+    for dy, row in enumerate(_BRAILLE):
+        for dx, bit in enumerate(row):
+            if px[x + dx, y + dy]:
+                bits |= bit
+    return chr(0x2800 + bits)
 
 
 class Terminal:
@@ -216,7 +239,8 @@ class Terminal:
         self.stream.write("\x1b[2J")
 
     def __call__(self, image: Image.Image) -> None:
-        self.stream.write("\x1b[H" + to_text(image) + "\n")
+        columns = shutil.get_terminal_size().columns
+        self.stream.write("\x1b[H" + to_text(image, columns) + "\n")
         self.stream.flush()
         if self.pace:
             time.sleep(self.pace)

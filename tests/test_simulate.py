@@ -128,3 +128,18 @@ def test_setup_through_the_pins(tmp_path):
     assert code == 0, err
     state = json.loads(out)
     assert len(state["players"]) == 2 and state["round"] == 0
+
+
+def test_terminal_drawings_fit_wide_and_narrow_terminals():
+    from PIL import Image, ImageDraw
+
+    from companion.simulate import to_text
+
+    image = Image.new("1", (128, 64))
+    ImageDraw.Draw(image).rectangle((0, 0, 3, 7), fill=1)
+    wide = to_text(image, 200).splitlines()
+    narrow = to_text(image, 80).splitlines()
+    assert len(wide) == 32 + 2 and {len(r) for r in wide} == {130}
+    assert len(narrow) == 16 + 2 and {len(r) for r in narrow} == {66}
+    assert wide[1].startswith("│████") and wide[4][1] == " "  # 4 columns, 8 rows lit
+    assert narrow[1][1:3] == chr(0x28FF) * 2 and narrow[3][1] == chr(0x2800)
