@@ -141,5 +141,5 @@ def test_terminal_drawings_fit_wide_and_narrow_terminals():
     narrow = to_text(image, 80).splitlines()
     assert len(wide) == 32 + 2 and {len(r) for r in wide} == {130}
     assert len(narrow) == 16 + 2 and {len(r) for r in narrow} == {66}
-    assert wide[1].startswith("│████") and wide[4][1] == " "  # 4 columns, 8 rows lit
+    assert wide[1].startswith("│████") and wide[4][1] == "█" and wide[5][1] == " "  # 4 x 8 lit
     assert narrow[1][1:3] == chr(0x28FF) * 2 and narrow[3][1] == chr(0x2800)
