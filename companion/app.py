@@ -18,6 +18,7 @@ from PIL import Image
 
 from .events import Event
 from .flow import Flow, Phase, Tick, step
+from .record import GameRecord
 from .screens import Screen, model, render, splash
 
 STOP = object()  # put on the queue to end the loop
@@ -34,6 +35,7 @@ class App:
         beep: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         splash: float = 0.0,
+        save: Callable[[GameRecord], None] | None = None,
     ):
         self.flow = flow
         self.events = events
@@ -43,6 +45,8 @@ class App:
         self._clock = clock
         self._screen: Screen | None = None
         self._splash = splash  # seconds of splash screen at power-on
+        self._save = save
+        self._saved = flow.record
         self._idle = threading.Condition()
         self.inputs = 0  # input events handled so far, ticks aside (the simulator waits on it)
         self.busy = False
@@ -71,6 +75,9 @@ class App:
             flow, more = step(flow, Tick(), now)
             beeps += more
         self.flow = flow
+        if self._save is not None and flow.record is not self._saved and flow.record is not None:
+            self._save(flow.record)  # a round ended, was undone, or a game began
+            self._saved = flow.record
         for beep in beeps:
             if self._beep is not None:
                 self._beep(beep.value)

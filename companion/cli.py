@@ -66,6 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--display", choices=["ssd1306", "sh1106"], default="ssd1306")
     sim.add_argument("--pace", type=float, default=0.0, help="seconds to show each frame")
     sim.add_argument("--window", action="store_true", help="draw in a pygame window too")
+    sim.add_argument("--state", metavar="FILE", help="save the game here, and offer to resume it")
     sim.set_defaults(run=_run_simulate)
 
     run = sub.add_parser("run", help="the device service: real pins and display")

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .rules import CompanionError
 
+STATE = Path("~/.local/share/santo-domingo/game.json")  # the game in progress
 DEFAULT_PATHS = (
     Path("/etc/santo-domingo/companion.toml"),
     Path("~/.config/santo-domingo/companion.toml"),
@@ -59,6 +60,7 @@ class Config:
     board: str = "standard"
     target: int = 30
     language: str = "en"
+    state: Path = field(default_factory=lambda: STATE.expanduser())
 
 
 def pin_map() -> dict:
@@ -85,6 +87,7 @@ def load(path: Path | None = None) -> Config:
             ),
             display=Display(**data.get("display", {})),
             **data.get("game", {}),
+            **{k: Path(v).expanduser() for k, v in data.get("paths", {}).items()},
         )
     except (TypeError, KeyError) as e:
         raise ConfigError(f"{path or 'configuration'}: {e}") from None

@@ -11,8 +11,9 @@ from typing import TextIO
 from . import config as config_mod
 from .app import STOP, App
 from .boards import profile, profile_names
-from .flow import Flow, Timing
+from .flow import Flow, Timing, offer_resume
 from .rules import CompanionError
+from .store import GameStore
 
 EXIT_NO_HARDWARE = 2
 
@@ -46,6 +47,16 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
     return 0
 
 
+def resumable(flow: Flow, store: GameStore, report) -> Flow:
+    """The flow at power-on: offering the saved game if one is unfinished."""
+    saved, problem = store.load()
+    if problem is not None:
+        report(problem)
+    if saved is not None and not saved.replay().finished:
+        return offer_resume(flow, saved)
+    return flow
+
+
 def _open(cfg: config_mod.Config):
     from .hw.buttons import Beeper, HostButtons
     from .hw.display import Oled, open_device
@@ -59,7 +70,15 @@ def _open(cfg: config_mod.Config):
     buttons = HostButtons(cfg.pins.buttons, events)
     beeper = Beeper(cfg.pins.buzzer)
     boards = tuple(profile(name) for name in profile_names())
+    store = GameStore(cfg.state)
+    flow = resumable(Flow(boards, Timing()), store, lambda m: print(f"companion: {m}", flush=True))
     app = App(
-        Flow(boards, Timing()), oled.show, events, lang=cfg.language, beep=beeper.beep, splash=2.0
+        flow,
+        oled.show,
+        events,
+        lang=cfg.language,
+        beep=beeper.beep,
+        splash=2.0,
+        save=store.save,
     )
     return events, app, (pads.close, buttons.close, beeper.close)

@@ -26,6 +26,7 @@ from .rules import (
     Trade,
     TradeChoice,
     new_game,
+    play_round,
     resolve_round,
     supply,
     trade_choices,
@@ -33,6 +34,7 @@ from .rules import (
 
 
 class Phase(enum.Enum):
+    RESUME = "resume"  # power on with a game in progress: resume it, or a new game
     JOIN = "join"  # seats join by pressing any key on their pad
     OPTIONS = "options"  # board side, target; start
     SUPPLY = "supply"  # the rows advance
@@ -102,6 +104,7 @@ class Flow:
     message: tuple[str, tuple] | None = None  # a notice (catalog key, values) and its end
     message_until: float = 0.0
     back_to: Phase | None = None  # where the menu returns
+    saved: GameRecord | None = None  # the game found at power-on, offered for resuming
     history: tuple[GameState, ...] = field(default=(), repr=False)  # for undo
 
     @property
@@ -149,6 +152,11 @@ def start(flow: Flow, players: int, board: Board, target: int, now: float) -> Fl
     return _new_game(flow, now)
 
 
+def offer_resume(flow: Flow, saved: GameRecord) -> Flow:
+    """Power on with an unfinished game saved: offer to resume it."""
+    return replace(flow, phase=Phase.RESUME, saved=saved)
+
+
 def step(flow: Flow, event: object, now: float) -> tuple[Flow, tuple[Beep, ...]]:
     """The next flow after ``event`` at time ``now``, and the beeps it asks for."""
     if flow.message is not None and now >= flow.message_until:
@@ -166,6 +174,33 @@ def step(flow: Flow, event: object, now: float) -> tuple[Flow, tuple[Beep, ...]]
 
 
 # --- setup ---------------------------------------------------------------------------
+
+
+def _resume_choice(flow: Flow, event: object, now: float):
+    if not isinstance(event, HostPress):
+        return flow, ()
+    if event.key is HostKey.LEFT:
+        return replace(flow, phase=Phase.JOIN, saved=None), ()
+    if event.key is not HostKey.OK:
+        return flow, ()
+    record = flow.saved
+    boards = flow.boards if record.board in flow.boards else (record.board, *flow.boards)
+    state, history = record.start(), []
+    for r in record.rounds:  # the states before each round, for undo
+        history.append(state)
+        state = play_round(state, r.plays, r.trades)
+    flow = replace(
+        flow,
+        saved=None,
+        boards=boards,
+        board=boards.index(record.board),
+        target=record.target,
+        pads=tuple(range(record.players)),
+        record=record,
+        game=state,
+        history=tuple(history),
+    )
+    return _next_round(flow, now), ()
 
 
 def _join(flow: Flow, event: object, now: float):
@@ -389,6 +424,7 @@ def _notice(flow: Flow, key: str, now: float, **values: object) -> Flow:
 
 
 _HANDLERS = {
+    Phase.RESUME: _resume_choice,
     Phase.JOIN: _join,
     Phase.OPTIONS: _options,
     Phase.SUPPLY: _select,  # a seat may choose while the rows still move

@@ -133,6 +133,17 @@ def _seat(seat: int, lang: str) -> str:
     return t("seat", lang, n=seat + 1)
 
 
+def _resume(flow: Flow, now: float, lang: str) -> Screen:
+    saved = flow.saved
+    lines = (
+        t("screen.resume_game", lang, players=saved.players, n=len(saved.rounds)),
+        "",
+        t("screen.resume_ok", lang),
+        t("screen.resume_new", lang),
+    )
+    return Screen(t("screen.resume", lang), lines)
+
+
 def _join(flow: Flow, now: float, lang: str) -> Screen:
     joined = tuple(pad in flow.pads for pad in range(6))
     lines = (t("screen.join_hint", lang), t("screen.join_ok", lang, n=len(flow.pads)))
@@ -258,6 +269,7 @@ def _menu(flow: Flow, now: float, lang: str) -> Screen:
 
 
 _BUILDERS = {
+    Phase.RESUME: _resume,
     Phase.JOIN: _join,
     Phase.OPTIONS: _options,
     Phase.SUPPLY: _supply,

@@ -25,6 +25,7 @@ from PIL import Image
 from . import config as config_mod
 from .app import STOP, App
 from .boards import board_from_spec, profile, profile_names
+from .device import resumable
 from .events import Event, HostKey
 from .flow import FAST, Flow, Timing, start
 from .hw.buttons import Beeper, HostButtons
@@ -32,6 +33,7 @@ from .hw.display import Oled, fake_device
 from .hw.matrix import PadMatrix
 from .hw.simmatrix import SimulatedMatrix
 from .rules import Board, CompanionError
+from .store import GameStore
 
 HOLD = 0.25  # the simulator's long press; the device holds 1 s
 
@@ -94,6 +96,7 @@ class Simulator:
         speed: float = 1.0,
         controller: str = "ssd1306",
         on_frame: Callable[[Image.Image], None] | None = None,
+        state: Path | None = None,
     ):
         cfg = config_mod.Config(pins=shipped_pins())  # the mock pins follow the shipped map
         self.factory = MockFactory()
@@ -114,10 +117,20 @@ class Simulator:
         self._on_frame = on_frame
         boards = tuple(profile(name) for name in profile_names())
         flow = Flow(boards, FAST if fast else Timing().faster(speed))
+        store = GameStore(state) if state is not None else None
+        if store is not None:
+            flow = resumable(flow, store, self.errors.append)
         if players is not None:
             flow = start(flow, players, board or boards[0], target, time.monotonic())
         splash_seconds = 0.0 if fast or players is not None else 1.5
-        self.app = App(flow, self._show, self.events, beep=self.beeper.beep, splash=splash_seconds)
+        self.app = App(
+            flow,
+            self._show,
+            self.events,
+            beep=self.beeper.beep,
+            splash=splash_seconds,
+            save=store.save if store is not None else None,
+        )
         self._thread = threading.Thread(target=self.app.run, name="app", daemon=True)
         self._thread.start()
         self._inputs = 0

@@ -46,6 +46,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         speed=args.speed,
         controller=args.display,
         on_frame=on_frame,
+        state=Path(args.state) if args.state else None,
     )
     try:
         if lines is not None:

@@ -15,7 +15,7 @@ from PIL import Image
 from test_flow import BOARDS, Driver
 
 from companion.events import HostKey, HostPress, PadDown
-from companion.flow import FAST, Flow, Phase, Timing, start
+from companion.flow import FAST, Flow, Phase, Timing, offer_resume, start
 from companion.screens import model, render, splash
 
 REFERENCES = Path(__file__).parent / "screens"
@@ -41,6 +41,7 @@ def until(driver: Driver, phase: Phase, step_type=None) -> None:
 
 def build() -> dict[str, object]:
     shots: dict[str, object] = {"splash": splash()}
+    shots["resume"] = model(offer_resume(Flow(BOARDS, FAST), _played()), 0)
     setup = Driver(Flow(BOARDS, FAST))
     setup.press(0, 1)
     setup.press(2, 4)
@@ -94,6 +95,15 @@ def build() -> dict[str, object]:
     six.flow = replace(six.flow, phase=Phase.OVER, deadline=None)
     shots["over"] = model(six.flow, six.now)
     return shots
+
+
+def _played():
+    """The record after three rounds of a 4-seat game (no Trader: no dialog to answer)."""
+    table = Driver(start(Flow(BOARDS, FAST), 4, BOARDS[0], 30, 0.0))
+    for plays in ([[1], [2], [3], [4]], [[5], [6], [8], [2]], [[2], [1], [4], [3]]):
+        play(table, plays)
+    assert len(table.flow.record.rounds) == 3
+    return table.flow.record
 
 
 SHOTS = build()
