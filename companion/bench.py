@@ -58,9 +58,9 @@ def table_figures(presses: int = 200) -> dict:
             if i % 2 == 0:  # this press locked P1 in
                 lock_bytes.append(sim.panel.bytes_sent - sent)
             sim.wiring.release(0, 1)
-            sim._settle(2)
+            sim.settle(2)
         before = sim.panel.bytes_sent
-        sim.oled._shown = None  # the next frame goes out whole
+        sim.oled.invalidate()  # the next frame goes out whole
         sim.oled.show(Image.new("1", sim.oled.size, 1))
         full = sim.panel.bytes_sent - before
     finally:

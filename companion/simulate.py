@@ -146,23 +146,23 @@ class Simulator:
     def press(self, seat: int, card: int) -> None:
         """Press and release a pad key, through the matrix pins, as a person would."""
         self.wiring.press(seat, card)
-        self._settle(1)
+        self.settle(1)
         self.wiring.release(seat, card)
-        self._settle(1)
+        self.settle(1)
 
     def button(self, key: HostKey, hold: bool = False) -> None:
         pin = self.button_pins[key]
         pin.drive_low()
         if key is not HostKey.OK:
-            self._settle(1)
+            self.settle(1)
         if hold:
             time.sleep(HOLD * 1.5)
-            self._settle(1)
+            self.settle(1)
         pin.drive_high()
         if key is HostKey.OK and not hold:
-            self._settle(1)
+            self.settle(1)
         else:
-            self._settle(0)
+            self.settle(0)
 
     def run(self, lines: list[Line]) -> None:
         """Play script lines. A press waits for the table as a person would: until no
@@ -178,11 +178,12 @@ class Simulator:
                 self.button(line.key, hold=True)
             else:
                 time.sleep(line.ms / 1000)
-                self._settle(0)
+                self.settle(0)
         if not self.app.wait_ready():  # the last line's pauses run out before the end
             raise RuntimeError("the table never became ready after the last line")
 
-    def _settle(self, inputs: int) -> None:
+    def settle(self, inputs: int) -> None:
+        """Wait until ``inputs`` more input events are handled and the app is idle."""
         self._inputs += inputs
         if not self.app.wait_idle(self._inputs):
             raise RuntimeError("the app did not handle an input within 10 s")

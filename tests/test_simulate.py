@@ -143,3 +143,16 @@ def test_terminal_drawings_fit_wide_and_narrow_terminals():
     assert len(narrow) == 16 + 2 and {len(r) for r in narrow} == {66}
     assert wide[1].startswith("│████") and wide[4][1] == "█" and wide[5][1] == " "  # 4 x 8 lit
     assert narrow[1][1:3] == chr(0x28FF) * 2 and narrow[3][1] == chr(0x2800)
+
+
+def test_hold_ok_opens_the_menu_through_the_pins():
+    sim = Simulator(players=4, fast=True)
+    try:
+        sim.run(parse_script("press P1 1\nhold OK\npress RIGHT\n"))
+        assert sim.app.flow.phase is Phase.MENU and sim.app.flow.cursor == 1
+        sim.run(parse_script("press OK\n"))  # "scores", then OK: back to choosing
+        assert sim.app.flow.phase is Phase.SCORES
+        sim.run(parse_script("press OK\n"))
+        assert sim.app.flow.phase is Phase.SELECT and sim.app.flow.chosen[0] == (1,)
+    finally:
+        sim.close()

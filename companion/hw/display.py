@@ -40,6 +40,10 @@ class Oled:
         self._shown: Image.Image | None = None  # what the panel shows, None: unknown
         self.failing = False
 
+    def invalidate(self) -> None:
+        """Forget what the panel shows: the next frame is sent whole."""
+        self._shown = None
+
     def show(self, image: Image.Image) -> None:
         """Put ``image`` (mode "1", the display's size) on the panel."""
         frame = self.device.preprocess(image.convert("1"))
@@ -66,6 +70,8 @@ class Oled:
         x0, y0, x1, y1 = box
         pages = range(y0 // 8, (y1 - 1) // 8 + 1)
         device = self.device
+        # luma keeps the panels' column offsets private; they are what its own
+        # display() uses, so the windows here land where its full frames do.
         if isinstance(device, sh1106):
             offset = device._page_address_offset
             for page in pages:
