@@ -95,24 +95,27 @@ class App:
             self._screen = screen
             self._show(render(screen))
 
-    def wait_idle(self, inputs: int, timeout: float = 10.0) -> bool:
-        """Block until ``inputs`` input events are handled and nothing else is queued."""
+    def wait_idle(
+        self, inputs: int, timeout: float = 10.0, alive: Callable[[], bool] = lambda: True
+    ) -> bool:
+        """Block until ``inputs`` input events are handled and nothing else is queued;
+        False after ``timeout`` or as soon as ``alive()`` says the loop is gone."""
         deadline = time.monotonic() + timeout
         with self._idle:
             while self.busy or self.inputs < inputs or not self.events.empty():
                 left = deadline - time.monotonic()
-                if left <= 0:
+                if left <= 0 or not alive():
                     return False
                 self._idle.wait(min(left, 0.01))
         return True
 
-    def wait_ready(self, timeout: float = 120.0) -> bool:
+    def wait_ready(self, timeout: float = 120.0, alive: Callable[[], bool] = lambda: True) -> bool:
         """Block until the flow waits for people: no pause running, nothing queued."""
         deadline = time.monotonic() + timeout
         with self._idle:
             while self.busy or self.flow.deadline is not None or not self.events.empty():
                 left = deadline - time.monotonic()
-                if left <= 0:
+                if left <= 0 or not alive():
                     return False
                 self._idle.wait(min(left, 0.01))
         return True

@@ -131,9 +131,20 @@ class Simulator:
             splash=splash_seconds,
             save=store.save if store is not None else None,
         )
-        self._thread = threading.Thread(target=self.app.run, name="app", daemon=True)
+        self.failure: BaseException | None = None  # what stopped the app thread, if anything
+        self._thread = threading.Thread(target=self._run_app, name="app", daemon=True)
         self._thread.start()
         self._inputs = 0
+
+    def _run_app(self) -> None:
+        try:
+            self.app.run()
+        except BaseException as e:  # the runner re-raises it instead of waiting in vain
+            self.failure = e
+
+    def _check(self) -> None:
+        if self.failure is not None:
+            raise RuntimeError(f"the app stopped: {self.failure!r}") from self.failure
 
     def _show(self, image: Image.Image) -> None:
         self.oled.show(image)
@@ -168,7 +179,8 @@ class Simulator:
         """Play script lines. A press waits for the table as a person would: until no
         pause is running (with --fast there are none)."""
         for line in lines:
-            if line.action != "wait" and not self.app.wait_ready():
+            if line.action != "wait" and not self.app.wait_ready(alive=self._thread.is_alive):
+                self._check()
                 raise RuntimeError(f"line {line.number}: the table never became ready")
             if line.action == "pad":
                 self.press(line.seat, line.card)
@@ -179,18 +191,20 @@ class Simulator:
             else:
                 time.sleep(line.ms / 1000)
                 self.settle(0)
-        if not self.app.wait_ready():  # the last line's pauses run out before the end
+        if not self.app.wait_ready(alive=self._thread.is_alive):  # let the last pauses run out
+            self._check()
             raise RuntimeError("the table never became ready after the last line")
 
     def settle(self, inputs: int) -> None:
         """Wait until ``inputs`` more input events are handled and the app is idle."""
         self._inputs += inputs
-        if not self.app.wait_idle(self._inputs):
+        if not self.app.wait_idle(self._inputs, alive=self._thread.is_alive):
+            self._check()
             raise RuntimeError("the app did not handle an input within 10 s")
 
     def close(self) -> None:
         self.events.put(STOP)
-        self._thread.join()
+        self._thread.join()  # at once if the app has already stopped
         self.pads.close()
         self.buttons.close()
         self.beeper.close()

@@ -100,4 +100,4 @@ def _window(err: TextIO):
     except ImportError:
         err.write("companion simulate: --window needs luma.emulator: pip install '.[window]'\n")
         return None
-    return pygame(width=128, height=64, mode="1", scale=4)
+    return pygame(width=128, height=64, mode="1", transform="none", scale=4)

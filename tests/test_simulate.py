@@ -156,3 +156,19 @@ def test_hold_ok_opens_the_menu_through_the_pins():
         assert sim.app.flow.phase is Phase.SELECT and sim.app.flow.chosen[0] == (1,)
     finally:
         sim.close()
+
+
+def test_a_dead_app_is_reported_with_its_cause():
+    frames = []
+
+    def broken(image):
+        frames.append(image)
+        if len(frames) > 2:
+            raise OSError("the window closed")
+
+    sim = Simulator(players=4, fast=True, on_frame=broken)
+    try:
+        with pytest.raises(RuntimeError, match=r"the app stopped: OSError\('the window closed'\)"):
+            sim.run(parse_script("press P1 1\npress P1 1\npress P1 1\n"))
+    finally:
+        sim.close()
