@@ -375,11 +375,19 @@ def _timeout(flow: Flow, now: float) -> Flow:
     return flow
 
 
+def _over(flow: Flow, event: object, now: float):
+    """After the ranking, OK sets up the next game with the same seats. The finished
+    game stays in ``game`` and ``record`` until the new one starts."""
+    if isinstance(event, HostPress) and event.key is HostKey.OK:
+        return replace(flow, phase=Phase.JOIN, cursor=0), ()
+    return flow, ()
+
+
 # --- the menu ------------------------------------------------------------------------
 
 
 def _open_menu(flow: Flow) -> Flow:
-    if flow.game is None or flow.phase is Phase.MENU:
+    if flow.game is None or flow.phase in (Phase.MENU, Phase.JOIN, Phase.OPTIONS, Phase.OVER):
         return flow
     return replace(flow, phase=Phase.MENU, back_to=flow.phase, cursor=0, deadline=None)
 
@@ -434,5 +442,6 @@ _HANDLERS = {
     Phase.STEP: _continue,
     Phase.SCORES: _continue,
     Phase.TRADE: _trade,
+    Phase.OVER: _over,
     Phase.MENU: _menu,
 }

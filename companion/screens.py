@@ -145,7 +145,7 @@ def _resume(flow: Flow, now: float, lang: str) -> Screen:
 
 
 def _join(flow: Flow, now: float, lang: str) -> Screen:
-    joined = tuple(pad in flow.pads for pad in range(6))
+    joined = tuple(pad in flow.pads for pad in range(6))  # pads, not game seats
     lines = (t("screen.join_hint", lang), t("screen.join_ok", lang, n=len(flow.pads)))
     return Screen(t("screen.join", lang), lines, marks=joined)
 
@@ -260,7 +260,7 @@ def _over(flow: Flow, now: float, lang: str) -> Screen:
         for s in seats
     ]
     title = t("screen.winner" if len(end.winners) == 1 else "screen.shared", lang)
-    return Screen(title, tuple(_pairs(lines)))
+    return Screen(title, (*_pairs(lines), t("screen.new_game", lang)))
 
 
 def _menu(flow: Flow, now: float, lang: str) -> Screen:

@@ -186,6 +186,23 @@ def test_menu_undo_and_end():
     assert table.flow.phase is Phase.OVER
 
 
+def test_after_the_end_ok_sets_up_a_new_game_with_the_same_seats():
+    table = fast_game(4)
+    table.send(HostPress(HostKey.OK, long=True))
+    table.send(HostPress(HostKey.LEFT))  # "end"
+    table.ok()
+    finished = table.flow.game
+    assert table.flow.phase is Phase.OVER
+    table.ok()
+    assert table.flow.phase is Phase.JOIN and table.flow.pads == (0, 1, 2, 3)
+    assert table.flow.game is finished  # still reported until a new game starts
+    table.ok()
+    table.ok()
+    table.ok()
+    table.ok()  # options: board, target, start
+    assert table.flow.phase is Phase.SELECT and table.flow.game.round == 0
+
+
 def test_menu_scores_return_to_the_round():
     timing = Timing(supply=0, countdown=3, reveal=1, step=1, scores=1, message=1)
     table = Driver(start(Flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0))
