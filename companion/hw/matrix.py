@@ -115,7 +115,10 @@ class PadMatrix:
             if not raw and not self._down and not changed_at:
                 break
             self._stop.wait(self._scan_interval)
-        for row in self._rows:  # idle again: any key now held pulls its column low
+        # Our own row switching woke the edge callbacks; forget that. Then idle again:
+        # a key held now pulls its column low as the rows go active, a fresh edge.
+        self._wake.clear()
+        for row in self._rows:
             row.on()
 
     def _settle(self, key: Key, down: bool) -> None:
