@@ -12,12 +12,16 @@ import pytest
 from companion.boards import profile
 from companion.cli import _parser
 from companion.flow import Phase
+from companion.replay import replay_command
 from companion.simulate import ScriptError, Simulator, parse_script
 from companion.simulate_cli import simulate_command
 
 
-def model_script(rng: random.Random, players: int, rates, target: int) -> tuple[str, dict]:
-    """A random legal game as a script (Trader dialogs accepted as offered), and its end."""
+def model_script(
+    rng: random.Random, players: int, rates, target: int, rounds: list | None = None
+) -> tuple[str, dict]:
+    """A random legal game as a script (Trader dialogs accepted as offered), and its end.
+    ``rounds`` collects each round's plays and offers, for a record of the same game."""
     game = model.new_game(players, rates, target)
     need = 2 if players <= 3 else 1
     lines = []
@@ -27,7 +31,9 @@ def model_script(rng: random.Random, players: int, rates, target: int) -> tuple[
         lines += [f"press P{seat + 1} {card}" for seat, cards in enumerate(plays) for card in cards]
         # One OK per Trader: it accepts a dialog, or does nothing while seats choose.
         lines += ["press OK"] * sum(7 in p for p in plays)
-        model.play(game, plays, [16] * players)
+        model.play(game, plays, [16] * players)  # accepted as offered: all its goods
+        if rounds is not None:
+            rounds.append({"plays": plays, "trades": [15] * players})
     return "\n".join(lines) + "\n", model.output(game)
 
 
@@ -42,7 +48,8 @@ def simulate(tmp_path, *argv: str) -> tuple[int, str, str]:
 def test_whole_games_through_the_pins_equal_the_model(tmp_path, players):
     rng = random.Random(100 + players)
     board = profile("standard")
-    script, expected = model_script(rng, players, board.to_rates(), 30)
+    rounds: list = []
+    script, expected = model_script(rng, players, board.to_rates(), 30, rounds)
     path = tmp_path / "game.txt"
     path.write_text(script)
     code, out, err = simulate(
@@ -50,6 +57,15 @@ def test_whole_games_through_the_pins_equal_the_model(tmp_path, players):
     )
     assert code == 0, err
     assert json.loads(out) == expected
+    # ... and equal to `companion replay` of the same plays.
+    record = {"players": players, "board": "standard", "target": 30, "rounds": rounds}
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    replayed = io.StringIO()
+    assert (
+        replay_command(str(tmp_path / "game.json"), as_json=True, out=replayed, err=io.StringIO())
+        == 0
+    )
+    assert replayed.getvalue() == out
 
 
 def test_custom_board_file_and_target_45(tmp_path):
