@@ -25,11 +25,11 @@ from .rules import (
     Share,
     Trade,
     TradeChoice,
+    choices_in,
     new_game,
     play_round,
     resolve_round,
     supply,
-    trade_choices,
 )
 
 
@@ -280,8 +280,8 @@ def _select(flow: Flow, event: object, now: float):
 
 def _reveal(flow: Flow, now: float) -> Flow:
     plays = tuple(tuple(sorted(c)) for c in flow.chosen)
-    traders = tuple(c for c in trade_choices(flow.game, plays) if len(c.offers) > 1)
-    result = resolve_round(flow.game, plays, flow.offers)
+    result = resolve_round(flow.game, plays, flow.offers)  # no trades yet
+    traders = tuple(c for c in choices_in(result) if len(c.offers) > 1)
     return replace(
         flow,
         phase=Phase.REVEAL,

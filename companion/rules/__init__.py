@@ -80,6 +80,7 @@ __all__ = [
     "cards_per_round",
     "check_plays",
     "check_selection",
+    "choices_in",
     "legal_cards",
     "new_game",
     "outcome",

@@ -88,13 +88,18 @@ class TradeChoice:
 
 
 def trade_choices(state: GameState, plays: Plays) -> list[TradeChoice]:
-    """The seats that play the Trader this round, in trading order (most VP first).
+    """The seats that play the Trader this round, in trading order (most VP first)."""
+    return choices_in(resolve_round(state, plays))
 
-    Nothing before the Trader depends on the trades, so a round resolved without
-    trades shows exactly what each Trader will face.
+
+def choices_in(result: RoundResult) -> list[TradeChoice]:
+    """What each Trader of a resolved round faces.
+
+    Nothing before the Trader depends on the trades, so a round resolved with any
+    offers (none, say) shows exactly what each Trader will face.
     """
-    board = state.setup.board
-    for step in resolve_round(state, plays).steps:
+    board = result.before.setup.board
+    for step in result.steps:
         if isinstance(step, Trade):
             return [TradeChoice(g.seat, g.held, step.space, board) for g in step.gains]
     return []
