@@ -19,6 +19,7 @@ from .resolve import (
     TradeChoice,
     check_plays,
     check_selection,
+    choices_in,
     legal_cards,
     play_round,
     replay,
