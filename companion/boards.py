@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 from .rules import Board, BoardError
 
@@ -50,6 +51,26 @@ def board_from_spec(spec: object) -> Board:
             raise BoardError(f"a custom board needs 'trader_rates', got keys {sorted(spec)}")
         return Board.from_rates(spec["trader_rates"])
     raise BoardError(f"a board is a name or {{'trader_rates': [...]}}, got {spec!r}")
+
+
+def named_board(value: str, where: str = "--board") -> Board:
+    """A board named on a command line or in a config: a profile name, or the path of a
+    JSON file ``{"trader_rates": [...]}`` holding your own board's rates."""
+    if value in profile_names():
+        return profile(value)
+    from .record import parse_json  # record names boards too: import it late
+
+    try:
+        text = Path(value).expanduser().read_text("utf-8")
+    except OSError as e:
+        raise BoardError(
+            f"{where} {value}: not a board name ({', '.join(profile_names())}) "
+            f"and cannot read it as a file: {e.strerror}"
+        ) from None
+    try:
+        return board_from_spec(parse_json(text))
+    except BoardError as e:
+        raise BoardError(f"{where} {value}: {e}") from None
 
 
 def board_spec(board: Board) -> str | dict:

@@ -93,6 +93,8 @@ def load(path: Path | None = None) -> Config:
         raise ConfigError(f"{path or 'configuration'}: {e}") from None
     if len(config.pins.columns) != 8 or not 2 <= len(config.pins.rows) <= 6:
         raise ConfigError("the pin map needs 8 columns (cards) and 2 to 6 rows (seats)")
+    if type(config.target) is not int or config.target < 1:
+        raise ConfigError(f"[game] target must be a positive whole number, got {config.target!r}")
     return config
 
 

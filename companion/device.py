@@ -10,7 +10,7 @@ from typing import TextIO
 
 from . import config as config_mod
 from .app import STOP, App
-from .boards import profile, profile_names
+from .boards import named_board, profile, profile_names
 from .flow import Flow, Timing, offer_resume
 from .rules import CompanionError
 from .store import GameStore
@@ -21,6 +21,7 @@ EXIT_NO_HARDWARE = 2
 def run_command(config_path: str | None, *, err: TextIO) -> int:
     try:
         cfg = config_mod.load(Path(config_path) if config_path else None)
+        setup_flow(cfg)  # a wrong board in the config is said now, not at setup
     except CompanionError as e:
         err.write(f"companion run: {e}\n")
         return EXIT_NO_HARDWARE
@@ -47,6 +48,16 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
     return 0
 
 
+def setup_flow(cfg: config_mod.Config) -> Flow:
+    """The setup screens' choices: the shipped sides, and the config's board and target
+    as the defaults (the configured board may be a file of your own board's rates)."""
+    boards = tuple(profile(name) for name in profile_names())
+    default = named_board(cfg.board, "board in the config:")
+    if default not in boards:
+        boards = (default, *boards)
+    return Flow(boards, Timing(), board=boards.index(default), target=cfg.target)
+
+
 def resumable(flow: Flow, store: GameStore, report) -> Flow:
     """The flow at power-on: offering the saved game if one is unfinished."""
     saved, problem = store.load()
@@ -69,9 +80,8 @@ def _open(cfg: config_mod.Config):
     pads = PadMatrix(cfg.pins.rows, cfg.pins.columns, events)
     buttons = HostButtons(cfg.pins.buttons, events)
     beeper = Beeper(cfg.pins.buzzer)
-    boards = tuple(profile(name) for name in profile_names())
     store = GameStore(cfg.state)
-    flow = resumable(Flow(boards, Timing()), store, lambda m: print(f"companion: {m}", flush=True))
+    flow = resumable(setup_flow(cfg), store, lambda m: print(f"companion: {m}", flush=True))
     app = App(
         flow,
         oled.show,

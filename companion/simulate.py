@@ -24,7 +24,7 @@ from PIL import Image
 
 from . import config as config_mod
 from .app import STOP, App
-from .boards import board_from_spec, profile, profile_names
+from .boards import profile, profile_names
 from .device import resumable
 from .events import Event, HostKey
 from .flow import FAST, Flow, Timing, start
@@ -305,19 +305,3 @@ class Recorder:
         images[0].save(
             self.gif, save_all=True, append_images=images[1:], duration=durations, loop=0
         )
-
-
-def board_arg(value: str) -> Board:
-    """``--board``: a profile name or a JSON file ``{"trader_rates": [...]}``."""
-    if value in profile_names():
-        return profile(value)
-    from .record import parse_json
-
-    try:
-        text = Path(value).read_text("utf-8")
-    except OSError as e:
-        raise CompanionError(
-            f"--board {value}: not a board name ({', '.join(profile_names())}) "
-            f"and cannot read it as a file: {e.strerror}"
-        ) from None
-    return board_from_spec(parse_json(text))

@@ -8,17 +8,18 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from .boards import named_board
 from .narrate import ending
 from .record import state_to_dict
 from .rules import CompanionError
-from .simulate import Line, Recorder, Simulator, Terminal, board_arg, parse_script, to_text
+from .simulate import Line, Recorder, Simulator, Terminal, parse_script, to_text
 
 EXIT_BAD_INPUT = 2
 
 
 def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
     try:
-        board = board_arg(args.board)
+        board = named_board(args.board)
         lines = _script(args.script)
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")

@@ -1,0 +1,90 @@
+"""The config file: defaults, overrides, your own board, and clear errors."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from companion import config
+from companion.boards import profile
+from companion.device import run_command, setup_flow
+from companion.rules import Board, CompanionError
+
+OWN_RATES = [None, [3, 1], [3, 1]] + [[2, 1]] * 5 + [[3, 2]] * 8
+
+
+def write(tmp_path, text: str):
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_are_the_shipped_pin_map(tmp_path):
+    cfg = config.load(write(tmp_path, ""))
+    shipped = config.pin_map()
+    assert cfg.pins.rows == tuple(shipped["rows"]) and cfg.pins.columns == tuple(shipped["columns"])
+    assert cfg.display.controller == "ssd1306" and cfg.target == 30 and cfg.board == "standard"
+
+
+def test_overrides(tmp_path):
+    cfg = config.load(
+        write(
+            tmp_path,
+            '[display]\ncontroller = "sh1106"\naddress = 0x3D\n'
+            "[pins]\nrows = [5, 6, 13]\n"
+            f'[paths]\nstate = "{tmp_path}/g.json"\n',
+        )
+    )
+    assert cfg.display.controller == "sh1106" and cfg.display.address == 0x3D
+    assert cfg.pins.rows == (5, 6, 13) and str(cfg.state) == f"{tmp_path}/g.json"
+
+
+def test_your_own_board_and_target_are_the_setup_defaults(tmp_path):
+    (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
+    cfg = config.load(write(tmp_path, f'[game]\nboard = "{tmp_path}/mine.json"\ntarget = 45\n'))
+    flow = setup_flow(cfg)
+    assert flow.boards[flow.board] == Board.from_rates(OWN_RATES)
+    assert profile("standard") in flow.boards and flow.target == 45
+    winter = setup_flow(config.load(write(tmp_path, '[game]\nboard = "winter"\n')))
+    assert winter.boards[winter.board] == profile("winter")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[display\n", "not valid TOML"),
+        ("[display]\ncolour = 1\n", "unexpected keyword argument 'colour'"),
+        ('[game]\ntarget = "many"\n', "target must be a positive whole number, got 'many'"),
+        ("[pins]\ncolumns = [1, 2, 3]\n", "8 columns"),
+    ],
+)
+def test_bad_configs(tmp_path, text, words):
+    with pytest.raises(config.ConfigError, match=words):
+        config.load(write(tmp_path, text))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[game]\ntarget = 0\n", "target must be a positive whole number"),
+        ('[game]\nboard = "summer"\n', "board in the config: summer: not a board name"),
+    ],
+)
+def test_run_says_what_is_wrong_in_one_line(tmp_path, text, words):
+    err = io.StringIO()
+    assert run_command(str(write(tmp_path, text)), err=err) == 2
+    assert err.getvalue().count("\n") == 1 and words in err.getvalue()
+
+
+def test_run_without_hardware_points_at_simulate(tmp_path):
+    err = io.StringIO()
+    assert run_command(str(write(tmp_path, "")), err=err) == 2
+    assert "the hardware is not here" in err.getvalue()
+    assert "companion simulate" in err.getvalue()
+
+
+def test_missing_config_file(tmp_path):
+    with pytest.raises(CompanionError, match="cannot read"):
+        config.load(tmp_path / "nowhere.toml")
