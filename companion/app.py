@@ -59,7 +59,7 @@ class App:
         self.refresh()
         while True:
             try:
-                event = self.events.get(timeout=self._wait())
+                event = self.events.get(timeout=self.next_wake())
             except Empty:
                 event = Tick()
             if event is STOP:
@@ -120,7 +120,7 @@ class App:
                 self._idle.wait(min(left, 0.01))
         return True
 
-    def _wait(self) -> float | None:
+    def next_wake(self) -> float | None:
         """Seconds until the loop must wake by itself, or None to wait for input."""
         flow, now = self.flow, self._clock()
         wakes = []

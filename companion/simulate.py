@@ -61,10 +61,10 @@ _PATTERNS = [
 USAGE = "press P<seat 1-6> <card 1-8> | press OK|LEFT|RIGHT | hold OK | wait <ms> | # comment"
 
 
-def parse_script(text: str, name: str = "script") -> list[Line]:
-    """Every line of a script, checked before anything runs."""
+def parse_script(text: str, name: str = "script", first: int = 1) -> list[Line]:
+    """Every line of a script, checked before anything runs (numbered from ``first``)."""
     lines = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.splitlines(), first):
         body = raw.split("#", 1)[0].strip()
         if not body:
             continue

@@ -90,7 +90,7 @@ def _interactive(sim: Simulator, err: TextIO) -> None:
     err.write("Type script lines (press P1 3, press OK, hold OK, wait 500); Ctrl-D ends.\n")
     for number, text in enumerate(sys.stdin, 1):
         try:
-            sim.run(parse_script(text, f"line {number}"))
+            sim.run(parse_script(text, "<stdin>", number))
         except CompanionError as e:
             err.write(f"{e}\n")
 

@@ -130,6 +130,14 @@ def test_script_errors_are_named(tmp_path):
     assert code == 2 and out == "" and "bad.txt:1: cannot read 'press P1 9'" in err
 
 
+def test_typed_lines(tmp_path, monkeypatch):
+    typed = "press P1 1\npress P1 3\nbogus\npress P2 2\npress P2 5\npress P3 4\npress P3 8\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    code, out, err = simulate(tmp_path, "--players", "3", "--fast", "--json")
+    assert code == 0 and json.loads(out)["round"] == 1
+    assert "<stdin>:3: cannot read 'bogus'" in err
+
+
 def test_unknown_board(tmp_path):
     code, _, err = simulate(tmp_path, "--players", "3", "--board", "summer", "--script", "x")
     assert code == 2 and "--board summer: not a board name" in err
