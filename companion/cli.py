@@ -32,23 +32,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for add in (_add_run, _add_simulate, _add_replay, _add_bench):
+        add(sub)
+    return parser
 
-    replay = sub.add_parser(
-        "replay",
-        help="replay a game record (or JSON Lines of them) and narrate it or print its state",
-        description="Replay a game record: one JSON game, or JSON Lines with one game per line.",
-    )
-    replay.add_argument("file", metavar="FILE", help="the record, or - for standard input")
-    replay.add_argument("--json", action="store_true", help="print the state as JSON (design §3.1)")
-    replay.add_argument(
-        "--jobs",
-        type=count,
-        default=0,
-        metavar="N",
-        help="processes for a large JSON Lines batch (default: every usable CPU)",
-    )
-    replay.set_defaults(run=_run_replay)
 
+def _add_run(sub) -> None:
+    run = sub.add_parser("run", help="the device service: real pins and display")
+    run.add_argument("--config", metavar="FILE", help="a TOML configuration file")
+    run.set_defaults(run=_run_device)
+
+
+def _add_simulate(sub) -> None:
     sim = sub.add_parser(
         "simulate",
         help="the table on simulated pins, the OLED drawn in the terminal",
@@ -69,17 +64,32 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--state", metavar="FILE", help="save the game here, and offer to resume it")
     sim.set_defaults(run=_run_simulate)
 
-    run = sub.add_parser("run", help="the device service: real pins and display")
-    run.add_argument("--config", metavar="FILE", help="a TOML configuration file")
-    run.set_defaults(run=_run_device)
 
-    bench = sub.add_parser("bench", help="measure the engine (random legal games per second)")
+def _add_replay(sub) -> None:
+    replay = sub.add_parser(
+        "replay",
+        help="replay a game record (or JSON Lines of them) and narrate it or print its state",
+        description="Replay a game record: one JSON game, or JSON Lines with one game per line.",
+    )
+    replay.add_argument("file", metavar="FILE", help="the record, or - for standard input")
+    replay.add_argument("--json", action="store_true", help="print the state as JSON (design §3.1)")
+    replay.add_argument(
+        "--jobs",
+        type=count,
+        default=0,
+        metavar="N",
+        help="processes for a large JSON Lines batch (default: every usable CPU)",
+    )
+    replay.set_defaults(run=_run_replay)
+
+
+def _add_bench(sub) -> None:
+    bench = sub.add_parser("bench", help="measure the engine and the simulated table")
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     bench.add_argument("--games", type=int, default=2000, help="games to resolve (default 2000)")
     bench.add_argument("--seed", type=int, default=1, help="seed of the random games")
     bench.add_argument("--part", choices=["all", "table"], default="all", help=argparse.SUPPRESS)
     bench.set_defaults(run=_run_bench)
-    return parser
 
 
 def count(text: str) -> int:

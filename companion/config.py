@@ -68,6 +68,20 @@ def pin_map() -> dict:
     return tomllib.loads(text)
 
 
+def pins_from(data: dict) -> Pins:
+    """Pins from a pin map as TOML holds it (``data/pins.toml``, or ``[pins]``)."""
+    return Pins(
+        rows=tuple(data["rows"]),
+        columns=tuple(data["columns"]),
+        buttons=dict(data["buttons"]),
+        buzzer=data.get("buzzer", {}).get("pin"),
+    )
+
+
+def shipped_pins() -> Pins:
+    return pins_from(pin_map())
+
+
 def load(path: Path | None = None) -> Config:
     """The shipped defaults, then ``path`` (or the first default path that exists)."""
     data: dict = {}
@@ -79,12 +93,7 @@ def load(path: Path | None = None) -> Config:
     pins = {**pin_map(), **data.get("pins", {})}
     try:
         config = Config(
-            pins=Pins(
-                rows=tuple(pins["rows"]),
-                columns=tuple(pins["columns"]),
-                buttons=dict(pins["buttons"]),
-                buzzer=pins.get("buzzer", {}).get("pin"),
-            ),
+            pins=pins_from(pins),
             display=Display(**data.get("display", {})),
             **data.get("game", {}),
             **{k: Path(v).expanduser() for k, v in data.get("paths", {}).items()},

@@ -53,53 +53,51 @@ def narrate_game(record: GameRecord, lang: str = "en") -> Iterator[str]:
 def narrate_step(step: Step, lang: str = "en") -> list[str]:
     """The lines for one step."""
     if isinstance(step, SupplyStep):
-        moves = ", ".join(
-            t("narrate.row_move", lang, row=t(f"row.{r}", lang), before=b, after=a)
-            for r, b, a in (
-                ("vp", step.before.vp, step.after.vp),
-                ("goods", step.before.goods, step.after.goods),
-                ("trader", step.before.trader, step.after.trader),
-            )
-        )
-        return [t("narrate.supply", lang, rows=moves)]
+        return _supply(step, lang)
     card = card_name(step.card, lang) if step.card else ""
     # A seat plays each card at most once: one gain per player of the card.
     times = f" ×{len(step.gains)}" if len(step.gains) > 1 else ""
-    if isinstance(step, Share):
-        return [
-            t(
-                "narrate.share",
-                lang,
-                card=card,
-                times=times,
-                gains=", ".join(_gain(g, lang) for g in step.gains),
-                row=t(f"row.{step.row.value}", lang),
-                before=step.before,
-                after=step.after,
-            )
-        ]
-    if isinstance(step, Bonus):
-        gains = ", ".join(
-            t(
-                "narrate.bonus_gain",
-                lang,
-                seat=seat_name(g.seat, lang),
-                gain=_amount(g, lang),
-                counted=_counted(g.counted, lang),
-            )
-            for g in step.gains
+    return _NARRATORS[type(step)](step, card, times, lang)
+
+
+def _supply(step: SupplyStep, lang: str) -> list[str]:
+    moves = ", ".join(
+        t("narrate.row_move", lang, row=t(f"row.{r}", lang), before=b, after=a)
+        for r, b, a in zip(("vp", "goods", "trader"), step.before, step.after, strict=True)
+    )
+    return [t("narrate.supply", lang, rows=moves)]
+
+
+def _share(step: Share, card: str, times: str, lang: str) -> list[str]:
+    gains = ", ".join(_gain(g, lang) for g in step.gains)
+    row = t(f"row.{step.row.value}", lang)
+    values = {"card": card, "times": times, "gains": gains, "row": row}
+    return [t("narrate.share", lang, before=step.before, after=step.after, **values)]
+
+
+def _bonus(step: Bonus, card: str, times: str, lang: str) -> list[str]:
+    gains = ", ".join(
+        t(
+            "narrate.bonus_gain",
+            lang,
+            seat=seat_name(g.seat, lang),
+            gain=_amount(g, lang),
+            counted=_counted(g.counted, lang),
         )
-        return [t("narrate.bonus", lang, card=card, times=times, gains=gains)]
-    if isinstance(step, Trade):
-        return _trade(step, card, times, lang)
-    if isinstance(step, Beggar):
-        return [f"{card}{times}:"] + [INDENT + _beggar(g, lang) for g in step.gains]
-    if isinstance(step, Discard):
-        discards = " · ".join(
-            f"{seat_name(s, lang)} {' '.join(map(str, cards))}" for s, cards in step.cards
-        )
-        return [t("narrate.discard", lang, discards=discards)]
-    raise TypeError(f"unknown step {step!r}")
+        for g in step.gains
+    )
+    return [t("narrate.bonus", lang, card=card, times=times, gains=gains)]
+
+
+def _beggars(step: Beggar, card: str, times: str, lang: str) -> list[str]:
+    return [f"{card}{times}:"] + [INDENT + _beggar(g, lang) for g in step.gains]
+
+
+def _discard(step: Discard, card: str, times: str, lang: str) -> list[str]:
+    discards = " · ".join(
+        f"{seat_name(s, lang)} {' '.join(map(str, cards))}" for s, cards in step.cards
+    )
+    return [t("narrate.discard", lang, discards=discards)]
 
 
 def _trade(step: Trade, card: str, times: str, lang: str) -> list[str]:
@@ -139,6 +137,15 @@ def _beggar(g: BeggarGain, lang: str) -> str:
         why="; ".join(why),
         returned=" ".join(map(str, g.returned)),
     )
+
+
+_NARRATORS = {
+    Share: _share,
+    Bonus: _bonus,
+    Trade: _trade,
+    Beggar: _beggars,
+    Discard: _discard,
+}
 
 
 def _board(record: GameRecord, lang: str = "en") -> str:

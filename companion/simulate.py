@@ -98,43 +98,56 @@ class Simulator:
         on_frame: Callable[[Image.Image], None] | None = None,
         state: Path | None = None,
     ):
-        cfg = config_mod.Config(pins=shipped_pins())  # the mock pins follow the shipped map
-        self.factory = MockFactory()
-        self.wiring = SimulatedMatrix(self.factory, cfg.pins.rows, cfg.pins.columns)
-        self.events: SimpleQueue[Event] = SimpleQueue()
-        self.pads = PadMatrix(
-            cfg.pins.rows, cfg.pins.columns, self.events, pin_factory=self.factory
-        )
-        self.buttons = HostButtons(
-            cfg.pins.buttons, self.events, pin_factory=self.factory, hold_time=HOLD
-        )
-        self.button_pins = {key: self.factory.pin(cfg.pins.buttons[key.value]) for key in HostKey}
-        self.beeper = Beeper(cfg.pins.buzzer, pin_factory=self.factory)
-        device, self.panel = fake_device(controller)
         self.errors: list[str] = []
-        self.oled = Oled(device, on_error=self.errors.append)
         self.frames = 0
         self._on_frame = on_frame
-        boards = tuple(profile(name) for name in profile_names())
-        flow = Flow(boards, FAST if fast else Timing().faster(speed))
+        self._inputs = 0
+        self._wire(controller)
         store = GameStore(state) if state is not None else None
-        if store is not None:
-            flow = resumable(flow, store, self.errors.append)
-        if players is not None:
-            flow = start(flow, players, board or boards[0], target, time.monotonic())
-        splash_seconds = 0.0 if fast or players is not None else 1.5
+        timing = FAST if fast else Timing().faster(speed)
+        flow = self._first_flow(timing, store, players, board, target)
         self.app = App(
             flow,
             self._show,
             self.events,
             beep=self.beeper.beep,
-            splash=splash_seconds,
+            splash=0.0 if fast or players is not None else 1.5,
             save=store.save if store is not None else None,
         )
         self.failure: BaseException | None = None  # what stopped the app thread, if anything
         self._thread = threading.Thread(target=self._run_app, name="app", daemon=True)
         self._thread.start()
-        self._inputs = 0
+
+    def _wire(self, controller: str) -> None:
+        """The parts, on mock pins laid out like the shipped pin map."""
+        pins = config_mod.shipped_pins()
+        self.factory = MockFactory()
+        self.wiring = SimulatedMatrix(self.factory, pins.rows, pins.columns)
+        self.events: SimpleQueue[Event] = SimpleQueue()
+        self.pads = PadMatrix(pins.rows, pins.columns, self.events, pin_factory=self.factory)
+        self.buttons = HostButtons(
+            pins.buttons, self.events, pin_factory=self.factory, hold_time=HOLD
+        )
+        self.button_pins = {key: self.factory.pin(pins.buttons[key.value]) for key in HostKey}
+        self.beeper = Beeper(pins.buzzer, pin_factory=self.factory)
+        device, self.panel = fake_device(controller)
+        self.oled = Oled(device, on_error=self.errors.append)
+
+    def _first_flow(
+        self,
+        timing: Timing,
+        store: GameStore | None,
+        players: int | None,
+        board: Board | None,
+        target: int,
+    ) -> Flow:
+        boards = tuple(profile(name) for name in profile_names())
+        flow = Flow(boards, timing)
+        if store is not None:
+            flow = resumable(flow, store, self.errors.append)
+        if players is not None:
+            flow = start(flow, players, board or boards[0], target, time.monotonic())
+        return flow
 
     def _run_app(self) -> None:
         try:
@@ -209,13 +222,6 @@ class Simulator:
         self.buttons.close()
         self.beeper.close()
         self.factory.reset()
-
-
-def shipped_pins() -> config_mod.Pins:
-    data = config_mod.pin_map()
-    return config_mod.Pins(
-        tuple(data["rows"]), tuple(data["columns"]), dict(data["buttons"]), data["buzzer"]["pin"]
-    )
 
 
 # --- showing frames ------------------------------------------------------------------

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
+
+from PIL import Image
 
 from .boards import named_board
 from .narrate import ending
@@ -31,14 +34,6 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
     window = _window(err) if args.window else None
     if args.window and window is None:
         return EXIT_BAD_INPUT
-
-    def on_frame(image):
-        recorder(image)
-        if draw is not None:
-            draw(image)
-        if window is not None:
-            window.display(image.convert(window.mode))
-
     sim = Simulator(
         players=args.players,
         board=board,
@@ -46,7 +41,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         fast=args.fast,
         speed=args.speed,
         controller=args.display,
-        on_frame=on_frame,
+        on_frame=_fan_out(recorder, draw, window),
         state=Path(args.state) if args.state else None,
     )
     try:
@@ -59,19 +54,39 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
     finally:
         sim.close()
     recorder.save_gif()
+    return _report(sim, recorder, args.json, draw is not None, out, err)
+
+
+def _fan_out(recorder: Recorder, draw: Terminal | None, window) -> Callable[[Image.Image], None]:
+    """Every frame to the recorder, and to the terminal and the window if there are any."""
+
+    def on_frame(image: Image.Image) -> None:
+        recorder(image)
+        if draw is not None:
+            draw(image)
+        if window is not None:
+            window.display(image.convert(window.mode))
+
+    return on_frame
+
+
+def _report(
+    sim: Simulator, recorder: Recorder, as_json: bool, drawn: bool, out: TextIO, err: TextIO
+) -> int:
+    """What the run leaves: the final state as JSON, or the last frame and the ranking."""
     for message in sim.errors:
         err.write(f"companion simulate: {message}\n")
     game = sim.app.flow.game
-    if args.json:
+    if as_json:
         if game is None:
             err.write("companion simulate: no game was started (setup not finished)\n")
             return EXIT_BAD_INPUT
         out.write(json.dumps(state_to_dict(game)) + "\n")
-    else:
-        if draw is None and recorder.frames:
-            out.write(to_text(recorder.frames[-1][1]) + "\n")
-        if game is not None:
-            out.write("".join(line + "\n" for line in ending(game)))
+        return 0
+    if not drawn and recorder.frames:
+        out.write(to_text(recorder.frames[-1][1]) + "\n")
+    if game is not None:
+        out.write("".join(line + "\n" for line in ending(game)))
     return 0
 
 
