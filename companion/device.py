@@ -69,26 +69,32 @@ def resumable(flow: Flow, store: GameStore, report) -> Flow:
 
 
 def _open(cfg: config_mod.Config):
+    """Every part of the device, and how to close them; parts already open are closed
+    again if a later one fails."""
     from .hw.buttons import Beeper, HostButtons
     from .hw.display import Oled, open_device
     from .hw.matrix import PadMatrix
 
+    def report(message: str) -> None:
+        print(f"companion: {message}", flush=True)
+
     events: SimpleQueue = SimpleQueue()
-    d = cfg.display
-    device = open_device(d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate)
-    oled = Oled(device, on_error=lambda m: print(f"companion: {m}", flush=True))
-    pads = PadMatrix(cfg.pins.rows, cfg.pins.columns, events)
-    buttons = HostButtons(cfg.pins.buttons, events)
-    beeper = Beeper(cfg.pins.buzzer)
+    closers: list = []
+    try:
+        d = cfg.display
+        options = {"port": d.port, "address": d.address, "rotate": d.rotate}
+        oled = Oled(open_device(d.controller, d.interface, **options), on_error=report)
+        closers.append(PadMatrix(cfg.pins.rows, cfg.pins.columns, events).close)
+        closers.append(HostButtons(cfg.pins.buttons, events).close)
+        beeper = Beeper(cfg.pins.buzzer)
+        closers.append(beeper.close)
+    except BaseException:
+        for close in reversed(closers):
+            close()
+        raise
     store = GameStore(cfg.state)
-    flow = resumable(setup_flow(cfg), store, lambda m: print(f"companion: {m}", flush=True))
+    flow = resumable(setup_flow(cfg), store, report)
     app = App(
-        flow,
-        oled.show,
-        events,
-        lang=cfg.language,
-        beep=beeper.beep,
-        splash=2.0,
-        save=store.save,
+        flow, oled.show, events, lang=cfg.language, beep=beeper.beep, splash=2.0, save=store.save
     )
-    return events, app, (pads.close, buttons.close, beeper.close)
+    return events, app, tuple(closers)

@@ -88,3 +88,79 @@ def test_run_without_hardware_points_at_simulate(tmp_path):
 def test_missing_config_file(tmp_path):
     with pytest.raises(CompanionError, match="cannot read"):
         config.load(tmp_path / "nowhere.toml")
+
+
+def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch):
+    """``companion run``'s parts, wired from the config, on MockFactory pins and a fake
+    panel in place of the I2C display."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion import device as device_mod
+    from companion.events import PadDown
+    from companion.flow import Phase
+    from companion.hw import display
+    from companion.hw.display import fake_device
+    from companion.hw.simmatrix import SimulatedMatrix
+
+    panels = []
+
+    def fake_open(controller, interface, **options):
+        dev, panel = fake_device(controller, options.get("rotate", 0))
+        panels.append(panel)
+        return dev
+
+    monkeypatch.setattr(display, "open_device", fake_open)
+    factory = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
+    cfg = config.load(
+        write(
+            tmp_path,
+            f'[display]\ncontroller = "sh1106"\n[game]\nboard = "{tmp_path}/mine.json"\n'
+            f'target = 45\n[paths]\nstate = "{tmp_path}/game.json"\n',
+        )
+    )
+    SimulatedMatrix(factory, cfg.pins.rows, cfg.pins.columns)
+    _, app, closers = device_mod._open(cfg)
+    try:
+        assert app.flow.phase is Phase.JOIN and app.flow.target == 45
+        assert app.flow.boards[app.flow.board] == Board.from_rates(OWN_RATES)
+        app.refresh()
+        app.handle(PadDown(0, 3))
+        app.handle(PadDown(1, 3))
+        assert app.flow.pads == (0, 1)
+        assert panels[0].controller == "sh1106" and panels[0].image().getbbox() is not None
+    finally:
+        for close in closers:
+            close()
+        factory.reset()
+
+
+def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch):
+    from gpiozero import Device
+    from gpiozero.exc import GPIOPinInUse
+    from gpiozero.pins.mock import MockFactory
+
+    from companion import device as device_mod
+    from companion.hw import display
+    from companion.hw.display import fake_device
+    from companion.hw.matrix import PadMatrix
+
+    monkeypatch.setattr(display, "open_device", lambda *a, **k: fake_device()[0])
+    factory = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    closed = []
+    close = PadMatrix.close
+
+    def recording_close(matrix):
+        closed.append(matrix)
+        close(matrix)
+
+    monkeypatch.setattr(PadMatrix, "close", recording_close)
+    # The ◀ button asks for GPIO 5, which the pads' first row already holds.
+    cfg = config.load(write(tmp_path, "[pins.buttons]\nleft = 5\nok = 21\nright = 7\n"))
+    with pytest.raises(GPIOPinInUse):
+        device_mod._open(cfg)
+    assert len(closed) == 1  # the pad matrix, opened first, was closed again
+    factory.reset()
