@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import signal
-import threading
 from pathlib import Path
 from queue import SimpleQueue
 from typing import TextIO
@@ -35,14 +34,12 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
         )
         return EXIT_NO_HARDWARE
     events, app, closers = parts
-    stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: events.put(STOP))
     try:
         app.run()
     except KeyboardInterrupt:
         pass
     finally:
-        stop.set()
         for close in closers:
             close()
     return 0

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from .narrate import narrate_game
-from .record import GameRecord, state_to_dict
-from .rules import CompanionError
+from .record import GameRecord, parse_json, state_to_dict
+from .rules import CompanionError, RecordError
 
 EXIT_BAD_INPUT = 2
 
@@ -28,10 +28,15 @@ def replay_command(path: str, *, as_json: bool, out: TextIO, err: TextIO, jobs: 
     except UnicodeDecodeError as e:
         err.write(f"{_name(path)}: not UTF-8 text: {e.reason} at byte {e.start}\n")
         return EXIT_BAD_INPUT
-    lines = _json_lines(text)
-    if lines is None:
-        return _replay_one(text, path, as_json, out, err)
-    return _replay_many(lines, path, as_json, out, err, jobs)
+    try:
+        data = parse_json(text)
+    except RecordError as e:  # not one document: JSON Lines, or a broken file
+        lines = _json_lines(text)
+        if lines is None:
+            err.write(f"{_name(path)}: {e}\n")
+            return EXIT_BAD_INPUT
+        return _replay_many(lines, path, as_json, out, err, jobs)
+    return _replay_one(data, path, as_json, out, err)
 
 
 def _read(path: str) -> bytes:
@@ -44,16 +49,8 @@ def _name(path: str) -> str:
 
 
 def _json_lines(text: str) -> list[tuple[int, str]] | None:
-    """The numbered non-blank lines if ``text`` is JSON Lines, or None for one document.
-
-    One document (even pretty-printed over many lines) parses whole. JSON Lines do not;
-    their lines are complete documents on their own (at least one of them is).
-    """
-    try:
-        json.loads(text)
-        return None
-    except (ValueError, RecursionError):
-        pass
+    """The numbered non-blank lines if ``text``, which is not one JSON document, is
+    JSON Lines: lines that are complete documents on their own (at least one is)."""
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) < 2:
         return None
@@ -66,20 +63,22 @@ def _json_lines(text: str) -> list[tuple[int, str]] | None:
     return None
 
 
-def _replay_game(text: str, as_json: bool) -> tuple[str, CompanionError | None]:
-    """Replay one record: (what to print, or the error that stopped it)."""
+def _replay_game(data: object, as_json: bool) -> tuple[str, CompanionError | None]:
+    """Replay one parsed record: (what to print, or the error that stopped it).
+
+    Everything is built before anything is printed, so a bad round prints nothing.
+    """
     try:
-        record = GameRecord.from_json(text)
-        state = record.replay()  # find a bad round before narrating any of it
+        record = GameRecord.from_dict(data)
+        if as_json:
+            return json.dumps(state_to_dict(record.replay())) + "\n", None
+        return "".join(line + "\n" for line in narrate_game(record)), None
     except CompanionError as e:
         return "", e
-    if as_json:
-        return json.dumps(state_to_dict(state)) + "\n", None
-    return "".join(line + "\n" for line in narrate_game(record)), None
 
 
-def _replay_one(text: str, path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
-    printed, error = _replay_game(text, as_json)
+def _replay_one(data: object, path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
+    printed, error = _replay_game(data, as_json)
     if error is not None:
         err.write(f"{_name(path)}: {error}\n")
         return EXIT_BAD_INPUT
@@ -101,7 +100,10 @@ def _replay_many(
 
 def _replay_line(number: int, line: str, as_json: bool, name: str) -> tuple[str, str]:
     """One game of a JSON Lines batch: (what goes to stdout, what goes to stderr)."""
-    printed, error = _replay_game(line, as_json)
+    try:
+        printed, error = _replay_game(parse_json(line), as_json)
+    except RecordError as e:
+        printed, error = "", e
     if error is not None:
         shown = json.dumps({"error": f"line {number}: {error}"}) + "\n" if as_json else ""
         return shown, f"{name}: line {number}: {error}\n"

@@ -10,7 +10,7 @@ the same pixels. Every word comes from the message catalog.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import zip_longest
 
 from luma.core.legacy import text as draw_text
@@ -52,15 +52,7 @@ def model(flow: Flow, now: float, lang: str = "en") -> Screen:
         values = {k: t("seat", lang, n=v + 1) if k == "seat" else v for k, v in values}
         notice = t(key, lang, **values)
     header = _header(flow, lang) if flow.game is not None else None
-    return Screen(
-        screen.title,
-        screen.lines,
-        header,
-        screen.marks,
-        notice,
-        screen.cursor,
-        screen.big,
-    )
+    return replace(screen, header=header, notice=notice)
 
 
 def render(screen: Screen) -> Image.Image:

@@ -99,7 +99,6 @@ class Simulator:
         state: Path | None = None,
     ):
         self.errors: list[str] = []
-        self.frames = 0
         self._on_frame = on_frame
         self._inputs = 0
         self._wire(controller)
@@ -161,7 +160,6 @@ class Simulator:
 
     def _show(self, image: Image.Image) -> None:
         self.oled.show(image)
-        self.frames += 1
         if self._on_frame is not None:
             self._on_frame(self.panel.image())
 
@@ -175,18 +173,14 @@ class Simulator:
         self.settle(1)
 
     def button(self, key: HostKey, hold: bool = False) -> None:
+        """Press a host button. Each press is one event: ◀ ▶ on press, OK on release, or
+        the long press while OK is held (its release is then nothing)."""
         pin = self.button_pins[key]
         pin.drive_low()
-        if key is not HostKey.OK:
-            self.settle(1)
         if hold:
-            time.sleep(HOLD * 1.5)
-            self.settle(1)
+            self.settle(1)  # held until the long press has come and been handled
         pin.drive_high()
-        if key is HostKey.OK and not hold:
-            self.settle(1)
-        else:
-            self.settle(0)
+        self.settle(0 if hold else 1)
 
     def run(self, lines: list[Line]) -> None:
         """Play script lines. A press waits for the table as a person would: until no

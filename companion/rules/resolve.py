@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from .board import Board, Quote
 from .state import GameState, Rows
 from .steps import RoundResult, Step, Trade
-from .table import Plays, Table
-from .tables import ROW_MAX, SUPPLY
+from .table import Plays, Table, advance_rows
 
 
 def supply(rows: Rows, players: int) -> Rows:
     """The rows after a supply phase (what the table shows before anyone chooses)."""
-    step = SUPPLY[players]
-    return Rows(*(min(ROW_MAX, r + step) for r in rows))
+    after = list(rows)
+    advance_rows(after, players)
+    return Rows(*after)
 
 
 def legal_cards(state: GameState, seat: int) -> frozenset[int]:
@@ -57,7 +57,9 @@ def resolve_round(state: GameState, plays: Plays, offers: Sequence[int] = ()) ->
     log: list[Step] = []
     table = Table(state)
     table.play(plays, offers, log)
-    return RoundResult(state, check_plays(state, plays), tuple(log), table.state())
+    # ``play`` has checked the plays; the result shows them sorted, as revealed.
+    plays = tuple(tuple(sorted(cards)) for cards in plays)
+    return RoundResult(state, plays, tuple(log), table.state())
 
 
 def replay(state: GameState, rounds: Iterable[tuple[Plays, Sequence[int]]]) -> GameState:

@@ -39,6 +39,13 @@ ALL_MASK = 0b1_1111_1110  # cards 1..8
 _SETS = tuple(frozenset(c for c in range(1, 9) if m >> c & 1) for m in range(ALL_MASK + 1))
 
 
+def advance_rows(rows: list[int], players: int) -> None:
+    """The supply phase, in place: every row advances by the table's spaces, never past 15."""
+    step = SUPPLY[players]
+    for i in range(3):
+        rows[i] = min(ROW_MAX, rows[i] + step)
+
+
 def mask(cards: frozenset[int] | Sequence[int]) -> int:
     m = 0
     for c in cards:
@@ -176,13 +183,10 @@ class Table:
 
     def _supply(self, log: Log) -> None:
         """Every row advances by the table's spaces, never past 15."""
-        rows = self.rows
-        before = Rows(*rows) if log is not None else None
-        step = SUPPLY[self.setup.players]
-        for i in _ROW_INDEXES:
-            rows[i] = min(ROW_MAX, rows[i] + step)
+        before = Rows(*self.rows) if log is not None else None
+        advance_rows(self.rows, self.setup.players)
         if log is not None:
-            log.append(Supply(before, Rows(*rows)))
+            log.append(Supply(before, Rows(*self.rows)))
 
     def _give_goods(self, seat: int, amount: int) -> int:
         """Add goods up to the cap of 15; returns the goods lost over it."""
@@ -323,7 +327,7 @@ _NO_TRADE = Quote(0, 0)
 _NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
-_VP, _GOODS, _TRADER = _ROW_INDEXES = range(3)
+_VP, _GOODS, _TRADER = range(3)
 _SHARE: list[tuple[int, int | None]] = [(0, None)] * 9
 _BONUS: list[tuple[bool, tuple[tuple[int, int], ...]]] = [(False, ())] * 9
 _ACTIONS: list[Callable[..., None]] = [Table._share] * 9
