@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.randgame import random_game  # noqa: E402
+from companion.game.randgame import random_game  # noqa: E402
 
 
 def best_time(cmd: list[str], repeat: int) -> tuple[float, bytes]:

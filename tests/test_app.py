@@ -7,9 +7,9 @@ from queue import SimpleQueue
 import pytest
 from test_flow import BOARDS
 
-from companion.app import App
-from companion.events import HostKey, HostPress, PadDown
-from companion.flow import Flow, Phase, Tick, Timing, start
+from companion.app.loop import App
+from companion.table.events import HostKey, HostPress, PadDown
+from companion.table.flow import Flow, Phase, Tick, Timing, start
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from companion import config
-from companion.boards import profile
-from companion.device import run_command, setup_flow
+from companion.app import config
+from companion.app.device import run_command, setup_flow
+from companion.game.boards import profile
 from companion.rules import Board, CompanionError
 
 OWN_RATES = [None, [3, 1], [3, 1]] + [[2, 1]] * 5 + [[3, 2]] * 8
@@ -96,12 +96,12 @@ def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch):
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
-    from companion import device as device_mod
-    from companion.events import PadDown
-    from companion.flow import Phase
+    from companion.app import device as device_mod
     from companion.hw import display
     from companion.hw.display import fake_device
     from companion.hw.simmatrix import SimulatedMatrix
+    from companion.table.events import PadDown
+    from companion.table.flow import Phase
 
     panels = []
 
@@ -142,7 +142,7 @@ def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch):
     from gpiozero.exc import GPIOPinInUse
     from gpiozero.pins.mock import MockFactory
 
-    from companion import device as device_mod
+    from companion.app import device as device_mod
     from companion.hw import display
     from companion.hw.display import fake_device
     from companion.hw.matrix import PadMatrix

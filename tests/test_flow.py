@@ -7,10 +7,10 @@ import random
 import model
 import pytest
 
-from companion.boards import profile
-from companion.events import HostKey, HostPress, PadDown, PadUp
-from companion.flow import FAST, Beep, Flow, Phase, Tick, Timing, start, step
-from companion.record import state_to_dict
+from companion.game.boards import profile
+from companion.game.record import state_to_dict
+from companion.table.events import HostKey, HostPress, PadDown, PadUp
+from companion.table.flow import FAST, Beep, Flow, Phase, Tick, Timing, start, step
 
 BOARDS = (profile("standard"), profile("winter"))
 

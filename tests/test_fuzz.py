@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.replay import replay_command
+from companion.cli.replay import replay_command
 
 json_values = st.recursive(
     st.none()

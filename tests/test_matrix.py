@@ -8,9 +8,9 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.events import PadDown, PadUp
 from companion.hw.matrix import PadMatrix
 from companion.hw.simmatrix import SimulatedMatrix
+from companion.table.events import PadDown, PadUp
 
 ROWS = [5, 6, 13, 19, 26, 16]
 COLUMNS = [4, 17, 27, 22, 23, 24, 25, 12]

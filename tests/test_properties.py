@@ -9,8 +9,8 @@ import model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.boards import profile
-from companion.record import GameRecord, RoundRecord, state_to_dict
+from companion.game.boards import profile
+from companion.game.record import GameRecord, RoundRecord, state_to_dict
 from companion.rules import Board, Share, new_game, resolve_round
 from companion.rules.cards import ALL_CARDS
 

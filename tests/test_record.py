@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from test_properties import model_game
 
-from companion.boards import board_from_spec, board_spec, profile
 from companion.cli import main
-from companion.record import GameRecord, RoundRecord
-from companion.replay import replay_command
+from companion.cli.replay import replay_command
+from companion.game.boards import board_from_spec, board_spec, profile
+from companion.game.record import GameRecord, RoundRecord
 from companion.rules import Board, BoardError, RecordError
 
 DESIGN_EXAMPLE = {

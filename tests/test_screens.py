@@ -14,9 +14,9 @@ import pytest
 from PIL import Image
 from test_flow import BOARDS, Driver
 
-from companion.events import HostKey, HostPress, PadDown
-from companion.flow import FAST, Flow, Phase, Timing, offer_resume, start
-from companion.screens import model, render, splash
+from companion.table.events import HostKey, HostPress, PadDown
+from companion.table.flow import FAST, Flow, Phase, Timing, offer_resume, start
+from companion.ui.screens import model, render, splash
 
 REFERENCES = Path(__file__).parent / "screens"
 SLOW = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=5)
@@ -123,10 +123,10 @@ def test_screen_matches_its_reference(name):
 
 
 def test_screens_before_the_reveal_never_name_a_card():
-    from companion.i18n import catalog
+    from companion.ui.catalog import catalog
 
-    names = {catalog()[f"card.{c}"] for c in range(1, 9)} | {
-        catalog()[f"card.short.{c}"] for c in range(1, 9)
+    names = {catalog().card(c) for c in range(1, 9)} | {
+        catalog().short_card(c) for c in range(1, 9)
     }
     for name in ("supply", "select", "refused", "countdown"):
         shown = " ".join((SHOTS[name].title, *SHOTS[name].lines, SHOTS[name].notice or ""))

@@ -9,12 +9,12 @@ import random
 import model
 import pytest
 
-from companion.boards import profile
+from companion.app.simulator import ScriptError, Simulator, parse_script
 from companion.cli import _parser
-from companion.flow import Phase
-from companion.replay import replay_command
-from companion.simulate import ScriptError, Simulator, parse_script
-from companion.simulate_cli import simulate_command
+from companion.cli.replay import replay_command
+from companion.cli.simulate import simulate_command
+from companion.game.boards import profile
+from companion.table.flow import Phase
 
 
 def model_script(
@@ -157,7 +157,7 @@ def test_setup_through_the_pins(tmp_path):
 def test_terminal_drawings_fit_wide_and_narrow_terminals():
     from PIL import Image, ImageDraw
 
-    from companion.simulate import to_text
+    from companion.app.simulator import to_text
 
     image = Image.new("1", (128, 64))
     ImageDraw.Draw(image).rectangle((0, 0, 3, 7), fill=1)

@@ -14,12 +14,12 @@ from test_flow import BOARDS, Driver
 from test_properties import model_game
 from test_simulate import model_script, simulate
 
-from companion.boards import profile
-from companion.device import resumable
-from companion.events import HostKey, HostPress
-from companion.flow import FAST, Flow, Phase
-from companion.record import state_to_dict
-from companion.store import GameStore
+from companion.app.device import resumable
+from companion.game.boards import profile
+from companion.game.record import state_to_dict
+from companion.storage.games import GameStore
+from companion.table.events import HostKey, HostPress
+from companion.table.flow import FAST, Flow, Phase
 
 
 def test_save_and_load(tmp_path):
@@ -53,7 +53,7 @@ def test_power_on_offers_only_an_unfinished_game(tmp_path):
 def test_resume_exactly_and_undo_after(tmp_path):
     record, _ = model_game(random.Random(3), 3, profile("winter"), 45, max_rounds=5)
     table = Driver(Flow(BOARDS, FAST))
-    from companion.flow import offer_resume
+    from companion.table.flow import offer_resume
 
     table.flow = offer_resume(table.flow, record)
     table.ok()
@@ -68,7 +68,7 @@ def test_resume_exactly_and_undo_after(tmp_path):
 
 def test_new_game_instead(tmp_path):
     record, _ = model_game(random.Random(4), 3, profile("standard"), 30, max_rounds=2)
-    from companion.flow import offer_resume
+    from companion.table.flow import offer_resume
 
     table = Driver(offer_resume(Flow(BOARDS, FAST), record))
     table.send(HostPress(HostKey.LEFT))
@@ -94,8 +94,8 @@ WRITER = """
 import sys, random
 sys.path[:0] = {paths!r}
 from test_properties import model_game
-from companion.boards import profile
-from companion.store import GameStore
+from companion.game.boards import profile
+from companion.storage.games import GameStore
 record, _ = model_game(random.Random(6), 3, profile("standard"), 45, max_rounds=60)
 store = GameStore(__import__("pathlib").Path({path!r}))
 print(len(record.rounds), flush=True)

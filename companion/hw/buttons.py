@@ -11,7 +11,7 @@ from queue import SimpleQueue
 from gpiozero import Button, Buzzer
 from gpiozero.pins import Factory
 
-from ..events import Event, HostKey, HostPress
+from ..table.events import Event, HostKey, HostPress
 
 HOLD_TIME = 1.0  # seconds OK is held to open the menu
 

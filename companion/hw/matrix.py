@@ -20,7 +20,7 @@ from queue import SimpleQueue
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
-from ..events import Event, PadDown, PadUp
+from ..table.events import Event, PadDown, PadUp
 
 Key = tuple[int, int]  # (seat, card): seat 0-based, card 1..8
 

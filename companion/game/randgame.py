@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+from ..rules import Board, Card, GameState, new_game, play_round
+from ..rules.board import SPACES
 from .boards import profile
 from .record import GameRecord, RoundRecord
-from .rules import Board, Card, GameState, new_game, play_round
-from .rules.board import SPACES
 
 MAX_ROUNDS = 500  # random play always ends long before; this only guards the loop
 

@@ -11,11 +11,12 @@ from typing import TextIO
 
 from PIL import Image
 
-from .boards import named_board
-from .narrate import ending
-from .record import state_to_dict
-from .rules import CompanionError
-from .simulate import Line, Recorder, Simulator, Terminal, parse_script, to_text
+from ..app.simulator import Line, Recorder, Simulator, Terminal, parse_script, to_text
+from ..game.boards import named_board
+from ..game.narrate import ending
+from ..game.record import state_to_dict
+from ..rules import CompanionError
+from ..ui.catalog import catalog
 
 EXIT_BAD_INPUT = 2
 
@@ -86,7 +87,7 @@ def _report(
     if not drawn and recorder.frames:
         out.write(to_text(recorder.frames[-1][1]) + "\n")
     if game is not None:
-        out.write("".join(line + "\n" for line in ending(game)))
+        out.write("".join(line + "\n" for line in ending(game, catalog())))
     return 0
 
 

@@ -7,12 +7,12 @@ from pathlib import Path
 from queue import SimpleQueue
 from typing import TextIO
 
+from ..game.boards import named_board, profile, profile_names
+from ..rules import CompanionError
+from ..storage.games import GameStore
+from ..table.flow import Flow, Timing, offer_resume
 from . import config as config_mod
-from .app import STOP, App
-from .boards import named_board, profile, profile_names
-from .flow import Flow, Timing, offer_resume
-from .rules import CompanionError
-from .store import GameStore
+from .loop import STOP, App
 
 EXIT_NO_HARDWARE = 2
 
@@ -68,9 +68,9 @@ def resumable(flow: Flow, store: GameStore, report) -> Flow:
 def _open(cfg: config_mod.Config):
     """Every part of the device, and how to close them; parts already open are closed
     again if a later one fails."""
-    from .hw.buttons import Beeper, HostButtons
-    from .hw.display import Oled, open_device
-    from .hw.matrix import PadMatrix
+    from ..hw.buttons import Beeper, HostButtons
+    from ..hw.display import Oled, open_device
+    from ..hw.matrix import PadMatrix
 
     def report(message: str) -> None:
         print(f"companion: {message}", flush=True)

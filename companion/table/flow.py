@@ -14,9 +14,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from .events import HostKey, HostPress, PadDown, PadUp
-from .record import GameRecord, RoundRecord
-from .rules import (
+from ..game.record import GameRecord, RoundRecord
+from ..rules import (
     TARGETS,
     Board,
     GameState,
@@ -31,6 +30,7 @@ from .rules import (
     resolve_round,
     supply,
 )
+from .events import HostKey, HostPress, PadDown, PadUp
 
 
 class Phase(enum.Enum):

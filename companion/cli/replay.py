@@ -10,9 +10,11 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from .narrate import narrate_game
-from .record import GameRecord, parse_json, state_to_dict
-from .rules import CompanionError, RecordError
+from ..game.jsontext import parse_json
+from ..game.narrate import narrate_game
+from ..game.record import GameRecord, state_to_dict
+from ..rules import CompanionError, RecordError
+from ..ui.catalog import catalog
 
 EXIT_BAD_INPUT = 2
 
@@ -72,7 +74,7 @@ def _replay_game(data: object, as_json: bool) -> tuple[str, CompanionError | Non
         record = GameRecord.from_dict(data)
         if as_json:
             return json.dumps(state_to_dict(record.replay())) + "\n", None
-        return "".join(line + "\n" for line in narrate_game(record)), None
+        return "".join(line + "\n" for line in narrate_game(record, catalog())), None
     except CompanionError as e:
         return "", e
 

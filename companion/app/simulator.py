@@ -22,18 +22,18 @@ from queue import SimpleQueue
 from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
+from ..game.boards import profile, profile_names
+from ..hw.buttons import Beeper, HostButtons
+from ..hw.display import Oled, fake_device
+from ..hw.matrix import PadMatrix
+from ..hw.simmatrix import SimulatedMatrix
+from ..rules import Board, CompanionError
+from ..storage.games import GameStore
+from ..table.events import Event, HostKey
+from ..table.flow import FAST, Flow, Timing, start
 from . import config as config_mod
-from .app import STOP, App
-from .boards import profile, profile_names
 from .device import resumable
-from .events import Event, HostKey
-from .flow import FAST, Flow, Timing, start
-from .hw.buttons import Beeper, HostButtons
-from .hw.display import Oled, fake_device
-from .hw.matrix import PadMatrix
-from .hw.simmatrix import SimulatedMatrix
-from .rules import Board, CompanionError
-from .store import GameStore
+from .loop import STOP, App
 
 HOLD = 0.25  # the simulator's long press; the device holds 1 s
 

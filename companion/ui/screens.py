@@ -17,11 +17,21 @@ from luma.core.legacy import text as draw_text
 from luma.core.legacy.font import LCD_FONT, TINY_FONT, proportional
 from PIL import Image, ImageDraw
 
-from .flow import MENU_ITEMS, OPTION_ITEMS, Flow, Phase
-from .i18n import card_name, t
-from .rules import Beggar, Bonus, Discard, Share, Trade, outcome
+from ..rules import Beggar, Bonus, Discard, Share, Trade, outcome
+from ..table.flow import MENU_ITEMS, OPTION_ITEMS, Flow, Phase
+from .catalog import catalog
 
 WIDTH, HEIGHT = 128, 64
+
+
+def t(key: str, lang: str, /, **values: object) -> str:
+    return catalog(lang).t(key, **values)
+
+
+def card_name(card: int, lang: str) -> str:
+    return catalog(lang).card(card)
+
+
 BODY = proportional(LCD_FONT)
 SMALL = proportional(TINY_FONT)
 LINE = 8  # body line height in pixels

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .boards import board_from_spec, board_spec
-from .rules import (
+from ..rules import (
     Board,
     GameState,
     RecordError,
@@ -23,6 +22,8 @@ from .rules import (
     replay,
     resolve_round,
 )
+from .boards import board_from_spec, board_spec
+from .jsontext import parse_json
 
 
 class RoundRecord(NamedTuple):
@@ -90,18 +91,6 @@ class GameRecord:
             state = result.state
 
 
-def parse_json(text: str | bytes) -> object:
-    """JSON as the records use it: no NaN or Infinity, errors as ``RecordError``."""
-    try:
-        return _DECODER.decode(text if isinstance(text, str) else text.decode("utf-8-sig"))
-    except json.JSONDecodeError as e:
-        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except UnicodeDecodeError as e:
-        raise RecordError(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
-    except RecursionError:
-        raise RecordError("not a game record: JSON nested too deeply") from None
-
-
 def state_to_dict(state: GameState) -> dict:
     """The replay output of design §3.1; ``result`` only once the game has ended."""
     out: dict = {
@@ -123,14 +112,6 @@ def state_to_dict(state: GameState) -> dict:
             "winners": list(end.winners),
         }
     return out
-
-
-def _no_constant(name: str) -> None:
-    raise RecordError(f"not valid JSON: {name} is not a number")
-
-
-# Built once: json.loads with any keyword builds a new decoder on every call.
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def _kind(value: object) -> str:

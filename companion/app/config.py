@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .rules import CompanionError
+from ..rules import CompanionError
 
 STATE = Path("~/.local/share/santo-domingo/game.json")  # the game in progress
 DEFAULT_PATHS = (
@@ -64,7 +64,7 @@ class Config:
 
 
 def pin_map() -> dict:
-    text = resources.files(__package__).joinpath("data/pins.toml").read_text("utf-8")
+    text = resources.files("companion").joinpath("data/pins.toml").read_text("utf-8")
     return tomllib.loads(text)
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .record import GameRecord
-from .rules import CompanionError
+from ..game.record import GameRecord
+from ..rules import CompanionError
 
 
 class GameStore:

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from PIL import Image
 
-from .randgame import random_game
+from ..game.randgame import random_game
 
 
 def engine_games_per_s(games: int, seed: int) -> tuple[float, int]:
@@ -38,7 +38,7 @@ def table_figures(presses: int = 200) -> dict:
     """
     import resource
 
-    from .simulate import Simulator
+    from ..app.simulator import Simulator
 
     handed: list[float] = []
     sim = Simulator(players=4, fast=True, on_frame=lambda _: handed.append(time.perf_counter()))

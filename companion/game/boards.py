@@ -11,12 +11,13 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from .rules import Board, BoardError
+from ..rules import Board, BoardError
+from .jsontext import parse_json
 
 
 @cache
 def _profiles() -> dict[str, dict]:
-    text = resources.files(__package__).joinpath("data/boards.json").read_text("utf-8")
+    text = resources.files("companion").joinpath("data/boards.json").read_text("utf-8")
     return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
 
 
@@ -58,8 +59,6 @@ def named_board(value: str, where: str = "--board") -> Board:
     JSON file ``{"trader_rates": [...]}`` holding your own board's rates."""
     if value in profile_names():
         return profile(value)
-    from .record import parse_json  # record names boards too: import it late
-
     try:
         text = Path(value).expanduser().read_text("utf-8")
     except OSError as e:

@@ -16,10 +16,10 @@ from queue import Empty, SimpleQueue
 
 from PIL import Image
 
-from .events import Event
-from .flow import Flow, Phase, Tick, step
-from .record import GameRecord
-from .screens import Screen, model, render, splash
+from ..game.record import GameRecord
+from ..table.events import Event
+from ..table.flow import Flow, Phase, Tick, step
+from ..ui.screens import Screen, model, render, splash
 
 STOP = object()  # put on the queue to end the loop
 

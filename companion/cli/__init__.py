@@ -25,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .. import __version__
 
     parser = argparse.ArgumentParser(
         prog=PROG, description="Santo Domingo Companion: the card game's bookkeeping, exact."
@@ -109,13 +109,13 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from .simulate_cli import simulate_command
+    from .simulate import simulate_command
 
     return simulate_command(args, out=sys.stdout, err=sys.stderr)
 
 
 def _run_device(args: argparse.Namespace) -> int:
-    from .device import run_command
+    from ..app.device import run_command
 
     return run_command(args.config, err=sys.stderr)
 

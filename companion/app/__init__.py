@@ -1,0 +1,1 @@
+"""The application: config layers, the one composition root, the one event loop."""

@@ -1,0 +1,1 @@
+"""The state directory: the game in progress, its previous version, later the history."""

@@ -1,0 +1,56 @@
+"""The message catalog: every word a user reads comes from ``locale/<lang>.json``.
+
+A ``Catalog`` is the words of one language. Code that shows words takes one, instead
+of a language code threaded through every call.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+DEFAULT = "en"
+
+
+class UnknownLanguage(LookupError):
+    """No catalog for that language code."""
+
+
+def languages() -> list[str]:
+    """The language codes shipped, e.g. ``["en"]``."""
+    folder = resources.files(__package__).joinpath("locale")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+class Catalog:
+    """The words of one language; a missing translation falls back to English."""
+
+    def __init__(self, lang: str, messages: dict[str, str]):
+        self.lang = lang
+        self.messages = messages
+
+    def t(self, key: str, /, **values: object) -> str:
+        """The message ``key`` with ``values`` filled in."""
+        return self.messages[key].format(**values)
+
+    def card(self, card: int) -> str:
+        return self.messages[f"card.{card}"]
+
+    def short_card(self, card: int) -> str:
+        return self.messages[f"card.short.{card}"]
+
+    def seat(self, seat: int) -> str:
+        """Seats are 0-based in data and P1..P6 to people."""
+        return self.t("seat", n=seat + 1)
+
+
+@cache
+def catalog(lang: str = DEFAULT) -> Catalog:
+    if lang not in languages():
+        raise UnknownLanguage(f"no language {lang!r} (known: {', '.join(languages())})")
+    path = resources.files(__package__).joinpath(f"locale/{lang}.json")
+    messages = json.loads(path.read_text("utf-8"))
+    if lang != DEFAULT:
+        messages = {**catalog(DEFAULT).messages, **messages}
+    return Catalog(lang, messages)
