@@ -1,9 +1,18 @@
-"""What the hardware tells the app: pure data, put on one queue by every input."""
+"""What the inputs tell the table: pure data, put on one queue by every source.
+
+Sources (the pad matrix, the host buttons, later the hub, the keyboard and bots) sit
+behind one seam: ``start(put)`` begins sending events to ``put``, ``close()`` stops and
+releases the parts (idempotent). Host buttons report raw ``HostDown``/``HostUp`` edges;
+the table turns them into ``HostPress`` gestures (a long press is a matter of time, so
+it is worked out where time is: in ``table``, from the loop's clock).
+"""
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 
 class HostKey(enum.Enum):
@@ -29,11 +38,37 @@ class PadUp:
 
 
 @dataclass(frozen=True, slots=True)
+class HostDown:
+    """A host button went down (debounced by the source)."""
+
+    key: HostKey
+
+
+@dataclass(frozen=True, slots=True)
+class HostUp:
+    key: HostKey
+
+
+@dataclass(frozen=True, slots=True)
 class HostPress:
-    """A host button was pressed; ``long`` for a long press (OK held: the menu)."""
+    """A host button gesture: a press, or ``long`` for OK held (the menu)."""
 
     key: HostKey
     long: bool = False
 
 
-Event = PadDown | PadUp | HostPress
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time has passed: the loop sends one when a deadline is due."""
+
+
+Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick
+Put = Callable[[Event], None]
+
+
+class Source(Protocol):
+    """An input: sends events to ``put`` from ``start`` until ``close``."""
+
+    def start(self, put: Put) -> None: ...
+
+    def close(self) -> None: ...

@@ -30,7 +30,7 @@ from ..rules import (
     resolve_round,
     supply,
 )
-from .events import HostKey, HostPress, PadDown, PadUp
+from .events import HostKey, HostPress, PadDown, PadUp, Tick
 
 
 class Phase(enum.Enum):
@@ -51,11 +51,6 @@ class Phase(enum.Enum):
 class Beep(enum.Enum):
     REFUSED = "refused"
     LOCKED = "locked"
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    """Time has passed: the loop sends one when a deadline is due."""
 
 
 @dataclass(frozen=True, slots=True)
