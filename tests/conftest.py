@@ -46,3 +46,76 @@ def before_supply(players: int, wanted: int) -> int:
     from companion.rules.tables import SUPPLY
 
     return wanted - SUPPLY[players]
+
+
+# --- the table, driven by events alone ------------------------------------------------
+
+from companion.game.boards import profile  # noqa: E402
+from companion.table import FAST, Flow, Phase, new_flow, public_view, settle, start, step  # noqa: E402
+from companion.table.events import HostKey, HostPress, PadDown, PadUp, Tick  # noqa: E402
+
+BOARDS = (profile("standard"), profile("winter"))
+
+
+class Driver:
+    """Feeds events to the flow the way the loop does: ticks whenever a deadline is due.
+    Every effect is kept, in order."""
+
+    def __init__(self, flow: Flow, effects=()):
+        self.flow = flow
+        self.now = 0.0
+        self.effects: list = list(effects)
+        self.settle()
+
+    @property
+    def view(self):
+        return public_view(self.flow, self.now)
+
+    @property
+    def beeps(self) -> list:
+        return [e.sound for e in self.effects if type(e).__name__ == "Beep"]
+
+    def send(self, event) -> None:
+        self.flow, effects = step(self.flow, event, self.now)
+        self.effects += effects
+        self.settle()
+
+    def settle(self) -> None:
+        self.flow, effects = settle(self.flow, self.now)
+        self.effects += effects
+
+    def press(self, seat: int, card: int) -> None:
+        self.send(PadDown(seat, card))
+        self.send(PadUp(seat, card))
+
+    def ok(self) -> None:
+        self.send(HostPress(HostKey.OK))
+
+    def key(self, key: HostKey, long: bool = False) -> None:
+        self.send(HostPress(key, long))
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds
+        self.send(Tick())
+
+    def play(self, plays) -> None:
+        for seat, cards in enumerate(plays):
+            for card in cards:
+                self.press(seat, card)
+
+
+def fast_game(players: int, board=BOARDS[0], target: int = 30) -> Driver:
+    flow, effects = start(new_flow(BOARDS, FAST), players, board, target, 0.0)
+    return Driver(flow, effects)
+
+
+def until(driver: Driver, phase: Phase, step_type: str | None = None) -> None:
+    """OK until the table shows ``phase`` (and a step of that type), at most 50 times."""
+    for _ in range(50):
+        view = driver.view
+        if view.phase is phase and (
+            step_type is None or type(view.body.step).__name__ == step_type
+        ):
+            return
+        driver.ok()
+    raise AssertionError(f"never reached {phase} {step_type}")

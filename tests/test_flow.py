@@ -1,4 +1,4 @@
-"""The table flow, driven by events alone (no pins, no clock)."""
+"""The table flow, driven by events alone (no pins, no clock), seen through its view."""
 
 from __future__ import annotations
 
@@ -6,47 +6,26 @@ import random
 
 import model
 import pytest
+from conftest import BOARDS, Driver, fast_game
 
-from companion.game.boards import profile
 from companion.game.record import state_to_dict
-from companion.table.events import HostKey, HostPress, PadDown, PadUp
-from companion.table.flow import FAST, Beep, Flow, Phase, Tick, Timing, start, step
-
-BOARDS = (profile("standard"), profile("winter"))
-
-
-class Driver:
-    """Feeds events to the flow the way the loop does: ticks whenever a deadline is due."""
-
-    def __init__(self, flow: Flow):
-        self.flow = flow
-        self.now = 0.0
-        self.beeps: list[Beep] = []
-        self.settle()
-
-    def send(self, event) -> None:
-        self.flow, beeps = step(self.flow, event, self.now)
-        self.beeps += beeps
-        self.settle()
-
-    def settle(self) -> None:
-        while self.flow.deadline is not None and self.flow.deadline <= self.now:
-            self.flow, _ = step(self.flow, Tick(), self.now)
-
-    def press(self, seat: int, card: int) -> None:
-        self.send(PadDown(seat, card))
-        self.send(PadUp(seat, card))
-
-    def ok(self) -> None:
-        self.send(HostPress(HostKey.OK))
-
-    def wait(self, seconds: float) -> None:
-        self.now += seconds
-        self.send(Tick())
+from companion.table import (
+    GameChanged,
+    GameFinished,
+    KeepAside,
+    Phase,
+    Sound,
+    Timing,
+    new_flow,
+    offer_resume,
+    start,
+)
+from companion.table.events import HostDown, HostKey, HostUp, PadDown, PadUp
+from companion.table.view import OverView, TradeView
 
 
-def fast_game(players: int, board=BOARDS[0], target: int = 30) -> Driver:
-    return Driver(start(Flow(BOARDS, FAST), players, board, target, 0.0))
+def records(driver: Driver) -> list:
+    return [e.record for e in driver.effects if isinstance(e, GameChanged | GameFinished)]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -54,163 +33,213 @@ def test_whole_games_equal_the_model(players):
     rng = random.Random(players)
     for _ in range(5):
         target = rng.choice([30, 45])
-        table = fast_game(players, BOARDS[rng.randrange(2)], target)
-        game = model.new_game(players, table.flow.boards[table.flow.board].to_rates(), target)
+        board = BOARDS[rng.randrange(2)]
+        table = fast_game(players, board, target)
+        game = model.new_game(players, board.to_rates(), target)
         need = 2 if players <= 3 else 1
         while not model.finished(game):
-            assert table.flow.phase is Phase.SELECT
+            assert table.view.phase is Phase.SELECT
             plays = [rng.sample(sorted(s["hand"]), need) for s in game["seats"]]
-            for seat, cards in enumerate(plays):
-                for card in cards:
-                    table.press(seat, card)
-            while table.flow.phase is Phase.TRADE:
+            table.play(plays)
+            while table.view.phase is Phase.TRADE:
                 table.ok()  # accepted as offered: all the trader's goods
             model.play(game, plays, [16] * players)
-        assert table.flow.phase is Phase.OVER
-        assert state_to_dict(table.flow.game) == model.output(game)
-        assert state_to_dict(table.flow.record.replay()) == model.output(game)
+        assert table.view.phase is Phase.OVER
+        assert state_to_dict(table.flow.game.state) == model.output(game)
+        last = records(table)[-1]
+        assert isinstance(table.effects[-1], GameFinished)
+        assert state_to_dict(last.replay()) == model.output(game)
+
+
+def test_every_round_is_saved_once_with_every_round_so_far():
+    table = fast_game(4)
+    assert [len(r.rounds) for r in records(table)] == [0]  # the new game
+    for _ in range(3):
+        table.play([(1,), (2,), (3,), (4,)] if table.flow.game.state.round == 0 else [(8,)] * 4)
+    assert [len(r.rounds) for r in records(table)] == [0, 1, 2, 3]
 
 
 def test_selecting_unselecting_and_locking():
     table = fast_game(3)
     table.press(0, 1)
-    assert table.flow.locked == (False, False, False)
+    assert table.view.body.placed == (1, 0, 0)
     table.press(0, 1)  # pressing it again takes it back
-    assert table.flow.chosen[0] == ()
+    assert table.view.body.placed == (0, 0, 0)
     table.press(0, 1)
     table.press(0, 2)
-    assert table.flow.locked == (True, False, False)
-    assert table.beeps == [Beep.LOCKED]
+    assert table.view.body.placed == (2, 0, 0)
+    assert table.beeps == [Sound.LOCKED]
     table.ok()  # OK does nothing while the seats choose
-    assert table.flow.phase is Phase.SELECT
+    assert table.view.phase is Phase.SELECT
 
 
 def test_refusals_change_nothing():
     table = fast_game(3)
-    table.press(0, 1)
-    table.press(0, 2)
-    table.press(1, 3)
-    table.press(1, 4)
-    table.press(2, 5)
-    table.press(2, 6)  # all locked: fast countdown, reveal, resolution, next round
-    assert table.flow.phase is Phase.SELECT and table.flow.game.round == 1
+    table.play([(1, 2), (3, 4), (5, 6)])  # fast: reveal, resolution, next round
+    assert table.view.phase is Phase.SELECT and table.view.body.round == 2
     before = table.flow
     table.send(PadDown(0, 1))  # discarded last round
-    assert table.flow.chosen == before.chosen and table.beeps[-1] is Beep.REFUSED
-    assert table.flow.message == ("notice.not_in_hand", (("seat", 0),))
+    assert table.flow.mode == before.mode and table.beeps[-1] is Sound.REFUSED
+    assert table.view.notice == ("notice.not_in_hand", (("seat", 0),))
     table.send(PadUp(0, 1))  # with no pauses the notice lasts one frame
-    assert table.flow.message is None
+    assert table.view.notice is None
     table.press(0, 3)
     table.press(0, 4)
     table.press(0, 5)  # a third card in a 2-card game
-    assert table.flow.chosen[0] == (3, 4) and table.beeps[-1] is Beep.REFUSED
+    assert table.view.body.placed == (2, 0, 0) and table.beeps[-1] is Sound.REFUSED
 
 
 def test_countdown_cancelled_by_any_change():
     timing = Timing(supply=0, countdown=3, reveal=1, step=1, scores=1, message=1)
-    table = Driver(start(Flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0))
-    for seat in range(4):
-        table.press(seat, seat + 1)
-    assert table.flow.phase is Phase.COUNTDOWN
+    table = Driver(*start(new_flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0))
+    table.play([(1,), (2,), (3,), (4,)])
+    assert table.view.phase is Phase.COUNTDOWN and table.view.body.countdown == 3
     table.wait(1)
+    assert table.view.body.countdown == 2
     table.press(3, 4)  # takes the card back: the countdown stops
-    assert table.flow.phase is Phase.SELECT and table.flow.deadline is None
+    assert table.view.phase is Phase.SELECT and table.flow.deadline is None
     table.press(3, 8)
     table.wait(2.9)
-    assert table.flow.phase is Phase.COUNTDOWN
+    assert table.view.phase is Phase.COUNTDOWN
     table.wait(0.2)
-    assert table.flow.phase is Phase.REVEAL
+    assert table.view.phase is Phase.REVEAL
+    assert table.view.body.plays == ((1,), (2,), (3,), (8,))
     table.ok()  # OK moves on without waiting
-    assert table.flow.phase is Phase.STEP
+    assert table.view.phase is Phase.STEP
 
 
 def test_trader_dialog_on_the_seats_own_pad():
     table = fast_game(4)
-    for seat, card in enumerate([3, 4, 5, 6]):  # round 1: everyone gathers goods
-        table.press(seat, card)
-    assert table.flow.game.round == 1
-    goods = table.flow.game.goods[0]
-    for seat, card in enumerate([7, 1, 2, 8]):
-        table.press(seat, card)
-    assert table.flow.phase is Phase.TRADE and table.flow.trader.seat == 0
-    full = table.flow.trader.offers[table.flow.offer]
-    assert full == table.flow.trader.quote(goods)  # opens on all of its goods
+    table.play([(3,), (4,), (5,), (6,)])  # round 1: everyone gathers goods
+    goods = table.flow.game.state.goods[0]
+    table.play([(7,), (1,), (2,), (8,)])
+    view = table.view.body
+    assert isinstance(view, TradeView) and view.seat == 0 and view.held == goods
+    full = (view.spent, view.vp)  # opens on everything its goods buy
     table.press(1, 1)  # another seat's pad does nothing
-    assert table.flow.offer == len(table.flow.trader.offers) - 1
+    assert (table.view.body.spent, table.view.body.vp) == full
     table.press(0, 1)  # fewer
     table.press(0, 1)
     table.press(0, 2)  # more
-    chosen = table.flow.trader.offers[table.flow.offer]
-    assert chosen.spent < full.spent
+    chosen = table.view.body.spent
+    assert chosen < full[0]
     table.press(0, 7)  # the Trader key accepts
-    assert table.flow.game.round == 2
-    assert table.flow.record.rounds[-1].trades[0] == chosen.spent
+    assert records(table)[-1].rounds[-1].trades[0] == chosen
 
 
 def test_setup_join_options_and_start():
-    table = Driver(Flow(BOARDS, FAST))
+    table = Driver(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)))
     table.press(2, 5)
     table.ok()  # one seat is not a game
-    assert table.flow.phase is Phase.JOIN and table.beeps[-1] is Beep.REFUSED
+    assert table.view.phase is Phase.JOIN and table.beeps[-1] is Sound.REFUSED
     table.press(0, 1)
     table.press(2, 3)  # already in
-    assert table.flow.pads == (0, 2)
+    assert table.view.body.joined == (True, False, True, False, False, False)
     table.ok()
-    assert table.flow.phase is Phase.OPTIONS
-    table.send(HostPress(HostKey.RIGHT))  # board: winter
+    assert table.view.phase is Phase.OPTIONS
+    table.key(HostKey.RIGHT)  # board: winter
     table.ok()
-    table.send(HostPress(HostKey.RIGHT))  # target: 45
+    table.key(HostKey.RIGHT)  # target: 45
     table.ok()
     table.ok()  # start
-    assert table.flow.phase is Phase.SELECT
-    assert table.flow.game.setup.board == BOARDS[1] and table.flow.game.setup.target == 45
+    assert table.view.phase is Phase.SELECT
+    setup = table.flow.game.state.setup
+    assert setup.board == BOARDS[1] and setup.target == 45
     table.press(2, 1)  # pad 3 plays as seat 2 of 2
-    assert table.flow.chosen == ((), (1,))
+    assert table.view.body.placed == (0, 1)
 
 
-def test_menu_undo_and_end():
+def test_menu_undo():
     table = fast_game(4)
-    for seat, card in enumerate([1, 2, 3, 4]):
-        table.press(seat, card)
-    assert table.flow.game.round == 1
-    table.send(HostPress(HostKey.OK, long=True))
-    assert table.flow.phase is Phase.MENU
-    table.send(HostPress(HostKey.RIGHT))
-    table.send(HostPress(HostKey.RIGHT))  # "undo"
+    table.play([(1,), (2,), (3,), (4,)])
+    table.key(HostKey.OK, long=True)
+    assert table.view.phase is Phase.MENU
+    table.key(HostKey.RIGHT)
+    table.key(HostKey.RIGHT)  # "undo"
     table.ok()
-    assert table.flow.game.round == 0 and table.flow.record.rounds == ()
-    assert table.flow.phase is Phase.SELECT
-    table.send(HostPress(HostKey.OK, long=True))
-    table.send(HostPress(HostKey.LEFT))  # "end"
+    assert table.view.phase is Phase.SELECT and table.view.body.round == 1
+    assert records(table)[-1].rounds == ()
+
+
+def test_end_the_game_asks_then_ends_it_as_the_rules_do():
+    table = fast_game(4)
+    table.play([(5,), (5,), (6,), (7,)])
+    table.key(HostKey.OK, long=True)
+    table.key(HostKey.LEFT)  # "end"
     table.ok()
-    assert table.flow.phase is Phase.OVER
+    assert table.view.phase is Phase.CONFIRM
+    table.key(HostKey.RIGHT)  # changed our mind: back to the menu
+    assert table.view.phase is Phase.MENU
+    table.ok()
+    table.ok()  # yes, end it
+    view = table.view.body
+    assert isinstance(view, OverView) and view.ended
+    state = table.flow.game.state
+    assert view.outcome.vp == tuple(v + g // 3 for v, g in zip(state.vp, state.goods, strict=True))
+    finished = table.effects[-1]
+    assert isinstance(finished, GameFinished) and finished.record.ended
+    replayed = state_to_dict(finished.record.replay(), finished.record.ended)
+    assert replayed["finished"] and replayed["result"]["vp"] == list(view.outcome.vp)
 
 
 def test_after_the_end_ok_sets_up_a_new_game_with_the_same_seats():
     table = fast_game(4)
-    table.send(HostPress(HostKey.OK, long=True))
-    table.send(HostPress(HostKey.LEFT))  # "end"
-    table.ok()
-    finished = table.flow.game
-    assert table.flow.phase is Phase.OVER
-    table.ok()
-    assert table.flow.phase is Phase.JOIN and table.flow.pads == (0, 1, 2, 3)
-    assert table.flow.game is finished  # still reported until a new game starts
+    table.play([(1,), (2,), (3,), (4,)])
+    table.key(HostKey.OK, long=True)
+    table.key(HostKey.LEFT)
     table.ok()
     table.ok()
+    assert table.view.phase is Phase.OVER
     table.ok()
-    table.ok()  # options: board, target, start
-    assert table.flow.phase is Phase.SELECT and table.flow.game.round == 0
+    assert table.view.phase is Phase.JOIN and table.flow.pads == (0, 1, 2, 3)
+    assert table.view.board is None  # no stale rows once the game is over
+    for _ in range(4):
+        table.ok()  # options: board, target, start
+    assert table.view.phase is Phase.SELECT and table.view.body.round == 1
 
 
-def test_menu_scores_return_to_the_round():
+def test_menu_scores_return_to_the_round_with_its_rows():
     timing = Timing(supply=0, countdown=3, reveal=1, step=1, scores=1, message=1)
-    table = Driver(start(Flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0))
+    table = Driver(*start(new_flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0))
     table.press(0, 1)
-    table.send(HostPress(HostKey.OK, long=True))
-    table.send(HostPress(HostKey.RIGHT))  # "scores"
+    rows = table.view.board
+    table.key(HostKey.OK, long=True)
+    assert table.view.board == rows  # the menu shows the round's rows, not stale ones
+    table.key(HostKey.RIGHT)  # "scores"
     table.ok()
-    assert table.flow.phase is Phase.SCORES
+    assert table.view.phase is Phase.SCORES and table.view.board == rows
     table.ok()
-    assert table.flow.phase is Phase.SELECT and table.flow.chosen[0] == (1,)
-    assert table.flow.game.round == 0
+    assert table.view.phase is Phase.SELECT and table.view.body.placed == (1, 0, 0, 0)
+
+
+def test_long_press_is_a_gesture_of_edges_and_time():
+    table = fast_game(4)
+    table.send(HostDown(HostKey.OK))
+    assert table.flow.keys.due(table.flow.settings.hold) == pytest.approx(1.0)
+    table.wait(0.5)
+    assert table.view.phase is Phase.SELECT
+    table.wait(0.5)  # held for the hold time: the menu opens while OK is still down
+    assert table.view.phase is Phase.MENU
+    table.send(HostUp(HostKey.OK))  # the release after a long press is nothing
+    assert table.view.phase is Phase.MENU and table.view.body.cursor == 0
+    table.send(HostDown(HostKey.RIGHT))  # ◀ ▶ act as they go down
+    assert table.view.body.cursor == 1
+    table.send(HostUp(HostKey.RIGHT))
+    table.send(HostDown(HostKey.OK))
+    table.wait(0.2)
+    table.send(HostUp(HostKey.OK))  # a short OK acts on release: "scores"
+    assert table.view.phase is Phase.SCORES
+
+
+def test_resume_or_keep_the_saved_game_aside():
+    table = fast_game(3)
+    table.play([(1, 2), (3, 4), (5, 6)])
+    saved = records(table)[-1]
+    resumed = Driver(offer_resume(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)), saved))
+    assert resumed.view.phase is Phase.RESUME and resumed.view.body.rounds == 1
+    resumed.ok()
+    assert resumed.view.phase is Phase.SELECT and resumed.view.body.round == 2
+    assert resumed.flow.game.state == table.flow.game.state
+    other = Driver(offer_resume(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)), saved))
+    other.key(HostKey.LEFT)  # a new game: the saved one is kept, not overwritten
+    assert other.view.phase is Phase.JOIN and isinstance(other.effects[-1], KeepAside)

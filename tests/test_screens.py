@@ -1,4 +1,5 @@
-"""Every screen against a reference PNG (``UPDATE_SCREENS=1 pytest`` rewrites them).
+"""Every screen against a reference PNG (``UPDATE_SCREENS=1 pytest`` rewrites them), and
+every screen of whole games at 2 to 6 seats checked to fit the canvas.
 
 The references in ``tests/screens/`` were checked by eye; a change to a screen shows
 up here as a failing test and a new picture to look at.
@@ -7,103 +8,96 @@ up here as a failing test and a new picture to look at.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+import random
 from pathlib import Path
 
 import pytest
+from conftest import BOARDS, Driver, fast_game, until
 from PIL import Image
-from test_flow import BOARDS, Driver
 
-from companion.table.events import HostKey, HostPress, PadDown
-from companion.table.flow import FAST, Flow, Phase, Timing, offer_resume, start
-from companion.ui.screens import model, render, splash
+from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
+from companion.table.events import HostKey, PadDown
+from companion.ui.catalog import catalog, languages
+from companion.ui.screens import HEIGHT, WIDTH, Screen, big_box, layout, render, screen, splash
 
 REFERENCES = Path(__file__).parent / "screens"
 SLOW = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=5)
+WORDS = catalog("en")
 
 
-def play(driver: Driver, plays) -> None:
-    for seat, cards in enumerate(plays):
-        for card in cards:
-            driver.press(seat, card)
+def shot(driver: Driver, words=WORDS, now: float | None = None) -> Screen:
+    return screen(driver.view if now is None else driver_view(driver, now), words)
 
 
-def until(driver: Driver, phase: Phase, step_type=None) -> None:
-    for _ in range(50):
-        flow = driver.flow
-        if flow.phase is phase and (
-            step_type is None or type(flow.steps[flow.step_index]).__name__ == step_type
-        ):
-            return
-        driver.ok()
-    raise AssertionError(f"never reached {phase} {step_type}")
+def driver_view(driver: Driver, now: float):
+    from companion.table import public_view
+
+    return public_view(driver.flow, now)
 
 
-def build() -> dict[str, object]:
-    shots: dict[str, object] = {"splash": splash()}
-    shots["resume"] = model(offer_resume(Flow(BOARDS, FAST), _played()), 0)
-    setup = Driver(Flow(BOARDS, FAST))
+def build() -> dict[str, Screen]:
+    shots: dict[str, Screen] = {"splash": splash(WORDS)}
+    shots["resume"] = shot(Driver(offer_resume(new_flow(BOARDS, FAST), _played())))
+    setup = Driver(new_flow(BOARDS, FAST))
     setup.press(0, 1)
     setup.press(2, 4)
-    shots["join"] = model(setup.flow, 0)
+    shots["join"] = shot(setup)
     setup.ok()
-    setup.send(HostPress(HostKey.RIGHT))
-    shots["options"] = model(setup.flow, 0)
+    setup.key(HostKey.RIGHT)
+    shots["options"] = shot(setup)
 
-    table = Driver(start(Flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
-    shots["supply"] = model(table.flow, 0)
+    table = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
+    shots["supply"] = shot(table)
     table.wait(5)
     table.press(0, 1)
     table.press(0, 7)
     table.press(1, 3)
-    shots["select"] = model(table.flow, table.now)
+    shots["select"] = shot(table)
     table.press(1, 8)
     table.send(PadDown(1, 2))  # a third card in a 2-card game: refused
-    shots["refused"] = model(table.flow, table.now)
+    shots["refused"] = shot(table)
     table.wait(5)  # the notice clears by itself
-    assert table.flow.message is None
     table.press(2, 4)
     table.press(2, 8)
-    shots["countdown"] = model(table.flow, table.now + 0.5)
+    shots["countdown"] = shot(table, now=table.now + 0.5)
     table.wait(3)
-    shots["reveal"] = model(table.flow, table.now)
-    until(table, Phase.STEP, "Share")
-    shots["step-share"] = model(table.flow, table.now)
-    until(table, Phase.STEP, "Bonus")
-    shots["step-bonus"] = model(table.flow, table.now)
-    until(table, Phase.STEP, "Trade")
-    shots["step-trade"] = model(table.flow, table.now)
-    until(table, Phase.STEP, "Beggar")
-    shots["step-beggar"] = model(table.flow, table.now)
-    until(table, Phase.STEP, "Discard")
-    shots["step-discard"] = model(table.flow, table.now)
+    shots["reveal"] = shot(table)
+    for kind in ("Share", "Bonus", "Trade", "Beggar", "Discard"):
+        until(table, Phase.STEP, kind)
+        shots[f"step-{kind.lower()}"] = shot(table)
     until(table, Phase.SCORES)
-    shots["scores"] = model(table.flow, table.now)
-    table.send(HostPress(HostKey.OK, long=True))
-    shots["menu"] = model(table.flow, table.now)
+    shots["scores"] = shot(table)
+    table.key(HostKey.OK, long=True)
+    shots["menu"] = shot(table)
+    table.key(HostKey.LEFT)
+    table.ok()
+    shots["confirm"] = shot(table)
 
-    six = Driver(start(Flow(BOARDS, FAST), 6, BOARDS[1], 30, 0.0))
-    play(six, [[3], [4], [5], [6], [1], [2]])
-    play(six, [[7], [7], [1], [2], [5], [8]])
-    shots["trade"] = model(six.flow, six.now)
-    reveal = Driver(start(Flow(BOARDS, SLOW), 6, BOARDS[0], 30, 0.0))
+    six = fast_game(6, BOARDS[1])
+    six.play([[3], [4], [5], [6], [1], [2]])
+    six.play([[7], [7], [1], [2], [5], [8]])
+    shots["trade"] = shot(six)
+    reveal = Driver(*start(new_flow(BOARDS, SLOW), 6, BOARDS[0], 30, 0.0))
     reveal.wait(5)
-    play(reveal, [[1], [2], [3], [4], [7], [8]])
+    reveal.play([[1], [2], [3], [4], [7], [8]])
     reveal.wait(3)
-    shots["reveal-6"] = model(reveal.flow, reveal.now)
-    six.flow = replace(six.flow, game=replace(six.flow.game, vp=(31, 12, 31, 9, 20, 3)))
-    six.flow = replace(six.flow, phase=Phase.OVER, deadline=None)
-    shots["over"] = model(six.flow, six.now)
+    shots["reveal-6"] = shot(reveal)
+    until(reveal, Phase.SCORES)
+    shots["scores-6"] = shot(reveal)
+    reveal.key(HostKey.OK, long=True)
+    reveal.key(HostKey.LEFT)
+    reveal.ok()
+    reveal.ok()
+    shots["over-6"] = shot(reveal)
     return shots
 
 
 def _played():
     """The record after three rounds of a 4-seat game (no Trader: no dialog to answer)."""
-    table = Driver(start(Flow(BOARDS, FAST), 4, BOARDS[0], 30, 0.0))
+    table = fast_game(4)
     for plays in ([[1], [2], [3], [4]], [[5], [6], [8], [2]], [[2], [1], [4], [3]]):
-        play(table, plays)
-    assert len(table.flow.record.rounds) == 3
-    return table.flow.record
+        table.play(plays)
+    return [e.record for e in table.effects if hasattr(e, "record")][-1]
 
 
 SHOTS = build()
@@ -123,11 +117,85 @@ def test_screen_matches_its_reference(name):
 
 
 def test_screens_before_the_reveal_never_name_a_card():
-    from companion.ui.catalog import catalog
-
-    names = {catalog().card(c) for c in range(1, 9)} | {
-        catalog().short_card(c) for c in range(1, 9)
-    }
+    names = {WORDS.card(c) for c in range(1, 9)} | {WORDS.short_card(c) for c in range(1, 9)}
     for name in ("supply", "select", "refused", "countdown"):
-        shown = " ".join((SHOTS[name].title, *SHOTS[name].lines, SHOTS[name].notice or ""))
-        assert not any(card in shown for card in names), name
+        texts = [piece.text for piece in layout(SHOTS[name])] + [SHOTS[name].notice or ""]
+        assert not any(card in text for text in texts for card in names), name
+
+
+# --- every screen fits: nothing leaves the canvas, nothing overlaps ---------------------
+
+
+def misfits(shown: Screen) -> list[str]:
+    """What is wrong with a screen's layout: text off the canvas, or two texts overlapping."""
+    boxes = [(piece.text, piece.box) for piece in layout(shown)]
+    if (box := big_box(shown)) is not None:
+        boxes.append((shown.big, box))
+    wrong = [
+        f"{text!r} leaves the canvas at {box}"
+        for text, box in boxes
+        if box[0] < 0 or box[1] < 0 or box[2] >= WIDTH or box[3] >= HEIGHT
+    ]
+    for i, (a, p) in enumerate(boxes):
+        for b, q in boxes[i + 1 :]:
+            if p[0] <= q[2] and q[0] <= p[2] and p[1] <= q[3] and q[1] <= p[3]:
+                wrong.append(f"{a!r} overlaps {b!r}")
+    return wrong
+
+
+def every_screen(players: int, seed: int, words) -> list[Screen]:
+    """Every screen of a whole random game at ``players`` seats, each resolution step,
+    trade, menu and the ending included; a long target makes the numbers grow wide."""
+    rng = random.Random(seed)
+    target = rng.choice([30, 999])
+    table = Driver(*start(new_flow(BOARDS, SLOW), players, BOARDS[seed % 2], target, 0.0))
+    seen = []
+
+    def look() -> None:
+        seen.append(screen(table.view, words))
+
+    need = 2 if players <= 3 else 1
+    while table.view.phase is not Phase.OVER:
+        look()  # the supply phase
+        table.wait(5)
+        state = table.flow.game.state
+        if rng.random() < 0.05:  # the menu and the scores now and then
+            table.key(HostKey.OK, long=True)
+            look()
+            table.key(HostKey.RIGHT)
+            table.ok()
+            look()
+            table.ok()
+        traders = [s for s, hand in enumerate(state.hands) if 7 in hand]
+        for seat, hand in enumerate(state.hands):
+            cards = rng.sample(sorted(hand), need)
+            if seat in traders and rng.random() < 0.5 and 7 not in cards:
+                cards[0] = 7  # many Traders at once: the widest step screens
+            for card in cards:
+                table.press(seat, card)
+                look()
+        table.wait(3)  # the countdown
+        while table.view.phase not in (Phase.SUPPLY, Phase.OVER):
+            look()
+            if table.view.phase is Phase.TRADE:
+                table.key(HostKey.LEFT)
+            table.ok()
+    look()
+    return seen
+
+
+@pytest.mark.parametrize("lang", languages())
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_every_screen_fits_the_canvas(players, lang):
+    words = catalog(lang)
+    shown = [*SHOTS.values()] if lang == "en" else []
+    for seed in range(3):
+        shown += every_screen(players, seed, words)
+    problems = {p for s in shown for p in misfits(s)}
+    assert not problems, sorted(problems)[:10]
+
+
+def test_the_fit_check_sees_what_does_not_fit():
+    assert misfits(Screen(title="x" * 40))  # off the right edge
+    assert misfits(Screen(title="a", lines=(("a" * 14, "b"),)))  # columns collide
+    assert not misfits(Screen(title="Round 1", lines=(("P1 +2 VP", "P2 +2 VP"),)))

@@ -1,9 +1,10 @@
 """The one event loop, for the device and the simulator alike.
 
-Inputs (the pad matrix, the host buttons) put events on one queue. The loop takes
-each event, steps the flow, carries out its beeps, builds the screen model and, when
-it changed, renders it and hands the frame to the display. It wakes by itself only
-when the flow has a deadline, a notice to clear, or a countdown number to change.
+Sources (the pad matrix, the host buttons) put events on one queue. The loop takes
+each event, steps the table, hands the effects to the sinks (the beeper, the saved
+game), and draws the public view when it changed. It wakes by itself only when the
+table has something due (a pause, a notice, a long press), a countdown number to
+change, or a display to retry; an idle table sleeps in ``queue.get``.
 """
 
 from __future__ import annotations
@@ -11,50 +12,66 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from queue import Empty, SimpleQueue
+from typing import Protocol
 
 from PIL import Image
 
-from ..game.record import GameRecord
-from ..table.events import Event
-from ..table.flow import Flow, Phase, Tick, step
-from ..ui.screens import Screen, model, render, splash
+from ..table import Effect, Flow, Phase, View, due, public_view, settle, step
+from ..table.events import Event, Tick
+from ..ui.catalog import Catalog
+from ..ui.screens import draw, render, splash
 
 STOP = object()  # put on the queue to end the loop
+RETRY = 1.0  # seconds between attempts to reach a display that stopped answering
+
+
+class Display(Protocol):
+    def show(self, image: Image.Image) -> None: ...
+
+    @property
+    def dirty(self) -> bool:
+        """True while the panel is not known to show the last frame."""
+        ...
+
+    def retry(self) -> None: ...
+
+
+Sink = Callable[[Effect], None]
 
 
 class App:
     def __init__(
         self,
         flow: Flow,
-        show: Callable[[Image.Image], None],
-        events: SimpleQueue[Event],
+        display: Display,
+        words: Catalog,
         *,
-        lang: str = "en",
-        beep: Callable[[str], None] | None = None,
+        sinks: Sequence[Sink] = (),
         clock: Callable[[], float] = time.monotonic,
         splash: float = 0.0,
-        save: Callable[[GameRecord], None] | None = None,
     ):
         self.flow = flow
-        self.events = events
-        self._show = show
-        self._beep = beep
-        self._lang = lang
+        self.events: SimpleQueue = SimpleQueue()
+        self.display = display
+        self.words = words
+        self.sinks = list(sinks)
         self._clock = clock
-        self._screen: Screen | None = None
         self._splash = splash  # seconds of splash screen at power-on
-        self._save = save
-        self._saved = flow.record
+        self._view: View | None = None
         self._idle = threading.Condition()
         self.inputs = 0  # input events handled so far, ticks aside (the simulator waits on it)
         self.busy = False
 
+    def put(self, event: Event) -> None:
+        """Where the sources send their events (any thread)."""
+        self.events.put(event)
+
     def run(self) -> None:
         """Handle events until ``STOP`` is put on the queue."""
         if self._splash:  # power on: the splash, while presses wait on the queue
-            self._show(render(splash(self._lang)))
+            self.display.show(render(splash(self.words)))
             time.sleep(self._splash)
         self.refresh()
         while True:
@@ -69,66 +86,70 @@ class App:
     def handle(self, event: object) -> None:
         with self._idle:
             self.busy = True
-        now = self._clock()
-        flow, beeps = step(self.flow, event, now)
-        while flow.deadline is not None and flow.deadline <= now:  # no pause: go on now
-            flow, more = step(flow, Tick(), now)
-            beeps += more
-        self.flow = flow
-        if self._save is not None and flow.record is not self._saved and flow.record is not None:
-            self._save(flow.record)  # a round ended, was undone, or a game began
-            self._saved = flow.record
-        for beep in beeps:
-            if self._beep is not None:
-                self._beep(beep.value)
-        self.refresh(now)
-        with self._idle:
-            if not isinstance(event, Tick):
-                self.inputs += 1
-            self.busy = False
-            self._idle.notify_all()
+        try:
+            now = self._clock()
+            flow, effects = step(self.flow, event, now)
+            flow, more = settle(flow, now)  # no pause: go on at once
+            self.flow = flow
+            self.apply(effects + more)
+            if isinstance(event, Tick) and self.display.dirty:
+                self.display.retry()
+            self.refresh(now)
+        finally:
+            with self._idle:
+                if not isinstance(event, Tick):
+                    self.inputs += 1
+                self.busy = False
+                self._idle.notify_all()
+
+    def apply(self, effects: Sequence[Effect]) -> None:
+        """Hand every effect to every sink; each takes the kinds it knows."""
+        for effect in effects:
+            for sink in self.sinks:
+                sink(effect)
 
     def refresh(self, now: float | None = None) -> None:
-        """Draw the screen for the current flow, if it differs from the one shown."""
-        screen = model(self.flow, self._clock() if now is None else now, self._lang)
-        if screen != self._screen:
-            self._screen = screen
-            self._show(render(screen))
+        """Draw the public view, if it differs from the one shown."""
+        view = public_view(self.flow, self._clock() if now is None else now)
+        if view != self._view:
+            self._view = view
+            self.display.show(draw(view, self.words))
+
+    def next_wake(self) -> float | None:
+        """Seconds until the loop must wake by itself, or None to wait for input."""
+        flow, now = self.flow, self._clock()
+        wakes = [t for t in (due(flow),) if t is not None]
+        if flow.phase is Phase.COUNTDOWN and flow.deadline is not None:
+            left = flow.deadline - now  # redraw when the number shown changes
+            wakes.append(now + (left - math.floor(left) or 1.0))
+        if self.display.dirty:
+            wakes.append(now + RETRY)
+        return max(0.0, min(wakes) - now) if wakes else None
+
+    # --- for the simulator: waiting until the table has caught up ----------------------
 
     def wait_idle(
         self, inputs: int, timeout: float = 10.0, alive: Callable[[], bool] = lambda: True
     ) -> bool:
         """Block until ``inputs`` input events are handled and nothing else is queued;
         False after ``timeout`` or as soon as ``alive()`` says the loop is gone."""
-        deadline = time.monotonic() + timeout
-        with self._idle:
-            while self.busy or self.inputs < inputs or not self.events.empty():
-                left = deadline - time.monotonic()
-                if left <= 0 or not alive():
-                    return False
-                self._idle.wait(min(left, 0.01))
-        return True
+        return self._wait(lambda: self.inputs >= inputs, timeout, alive)
 
     def wait_ready(self, timeout: float = 120.0, alive: Callable[[], bool] = lambda: True) -> bool:
-        """Block until the flow waits for people: no pause running, nothing queued."""
+        """Block until the table waits for people: no pause or long press running."""
+
+        def waiting_for_people() -> bool:
+            flow = self.flow
+            return flow.deadline is None and flow.keys.due(flow.settings.hold) is None
+
+        return self._wait(waiting_for_people, timeout, alive)
+
+    def _wait(self, done: Callable[[], bool], timeout: float, alive: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + timeout
         with self._idle:
-            while self.busy or self.flow.deadline is not None or not self.events.empty():
+            while self.busy or not done() or not self.events.empty():
                 left = deadline - time.monotonic()
                 if left <= 0 or not alive():
                     return False
                 self._idle.wait(min(left, 0.01))
         return True
-
-    def next_wake(self) -> float | None:
-        """Seconds until the loop must wake by itself, or None to wait for input."""
-        flow, now = self.flow, self._clock()
-        wakes = []
-        if flow.deadline is not None:
-            wakes.append(flow.deadline)
-        if flow.message is not None:
-            wakes.append(flow.message_until)
-        if flow.phase is Phase.COUNTDOWN and flow.deadline is not None:
-            left = flow.deadline - now  # redraw when the number shown changes
-            wakes.append(now + (left - math.floor(left) or 1.0))
-        return max(0.0, min(wakes) - now) if wakes else None

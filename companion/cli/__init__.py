@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 
 PROG = "companion"
+MESSAGE_MAX = 160  # a usage error echoes the value; a 10 MB argument is not echoed whole
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors as one line and exit status 2, like every other bad input."""
+
+    def error(self, message: str):
+        if len(message) > MESSAGE_MAX:
+            message = message[: MESSAGE_MAX - 3] + "..."
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     from .. import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG, description="Santo Domingo Companion: the card game's bookkeeping, exact."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -49,19 +60,28 @@ def _add_simulate(sub) -> None:
         help="the table on simulated pins, the OLED drawn in the terminal",
         description="Run the companion on mock pins and a simulated OLED.",
     )
-    sim.add_argument("--players", type=int, choices=range(2, 7), metavar="N", help="skip setup")
+    sim.add_argument("--players", type=players, metavar="N", help="skip setup: N seats, 2 to 6")
     sim.add_argument("--board", default="standard", help="board name or trader-rates JSON file")
-    sim.add_argument("--target", type=int, default=30, help="VP that end the game (30 or 45)")
+    sim.add_argument("--target", type=target, default=30, help="VP that end the game (30, 45, ..)")
     sim.add_argument("--script", metavar="FILE", help="key presses to play, one per line")
     sim.add_argument("--fast", action="store_true", help="no pauses, animations or countdown")
-    sim.add_argument("--speed", type=float, default=1.0, help="divide every pause by this")
+    sim.add_argument("--speed", type=speed, default=1.0, help="divide every pause by this")
     sim.add_argument("--json", action="store_true", help="print the final state as JSON")
     sim.add_argument("--frames", metavar="DIR", help="write every frame as a numbered PNG")
     sim.add_argument("--gif", metavar="FILE", help="write the frames as an animated GIF")
     sim.add_argument("--display", choices=["ssd1306", "sh1106"], default="ssd1306")
     sim.add_argument("--pace", type=float, default=0.0, help="seconds to show each frame")
     sim.add_argument("--window", action="store_true", help="draw in a pygame window too")
-    sim.add_argument("--state", metavar="FILE", help="save the game here, and offer to resume it")
+    sim.add_argument(
+        "--state-dir", metavar="DIR", help="keep the game here, as the device does; offer to resume"
+    )
+    sim.add_argument("--state", metavar="FILE", help=argparse.SUPPRESS)  # before --state-dir
+    sim.add_argument(
+        "--new",
+        action="store_true",
+        help="with --players: keep the unfinished game in --state-dir aside, start another",
+    )
+    sim.add_argument("--lang", type=language, default="en", help="language of the screens")
     sim.set_defaults(run=_run_simulate)
 
 
@@ -86,18 +106,58 @@ def _add_replay(sub) -> None:
 def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="measure the engine and the simulated table")
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    bench.add_argument("--games", type=int, default=2000, help="games to resolve (default 2000)")
-    bench.add_argument("--seed", type=int, default=1, help="seed of the random games")
+    bench.add_argument("--games", type=games, default=2000, help="games to resolve (default 2000)")
+    bench.add_argument("--seed", type=count, default=1, help="seed of the random games")
     bench.add_argument("--part", choices=["all", "table"], default="all", help=argparse.SUPPRESS)
     bench.set_defaults(run=_run_bench)
 
 
-def count(text: str) -> int:
-    """A whole number, 0 or more (argparse turns the ValueError into a usage message)."""
-    value = int(text)
-    if value < 0:
-        raise ValueError(text)
+def _whole(text: str, low: int, high: int | None, what: str) -> int:
+    try:
+        value = int(text) if len(text) < 12 else None
+    except ValueError:
+        value = None
+    if value is None or value < low or (high is not None and value > high):
+        top = f"..{high}" if high is not None else " or more"
+        raise argparse.ArgumentTypeError(f"{what} is a whole number {low}{top}, got {text[:40]!r}")
     return value
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more."""
+    return _whole(text, 0, None, "a count")
+
+
+def games(text: str) -> int:
+    return _whole(text, 1, 1_000_000, "games")
+
+
+def players(text: str) -> int:
+    return _whole(text, 2, 6, "players")
+
+
+def target(text: str) -> int:
+    return _whole(text, 1, 999, "the target")
+
+
+def speed(text: str) -> float:
+    """A positive, finite factor."""
+    try:
+        value = float(text) if len(text) < 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if not (0 < value < math.inf):
+        raise argparse.ArgumentTypeError(f"the speed is a number above 0, got {text[:40]!r}")
+    return value
+
+
+def language(text: str) -> str:
+    from ..ui.catalog import languages
+
+    if text not in languages():
+        known = ", ".join(languages())
+        raise argparse.ArgumentTypeError(f"no language {text[:40]!r} (known: {known})")
+    return text
 
 
 def _run_replay(args: argparse.Namespace) -> int:
@@ -115,7 +175,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 
 def _run_device(args: argparse.Namespace) -> int:
-    from ..app.device import run_command
+    from .run import run_command
 
     return run_command(args.config, err=sys.stderr)
 

@@ -1,4 +1,8 @@
-"""The ``companion simulate`` command: options, script, output."""
+"""``companion simulate``: the table on simulated parts; options, script, output.
+
+Every option is checked before anything opens: a bad board, script, state directory or
+output path is one line and exit status 2, and nothing is changed.
+"""
 
 from __future__ import annotations
 
@@ -11,30 +15,36 @@ from typing import TextIO
 
 from PIL import Image
 
-from ..app.simulator import Line, Recorder, Simulator, Terminal, parse_script, to_text
+from ..app.script import Line, parse_script
+from ..app.simulator import Simulator
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
 from ..rules import CompanionError
+from ..storage import StateDir
 from ..ui.catalog import catalog
+from .frames import Recorder, Terminal, to_text
 
 EXIT_BAD_INPUT = 2
+
+
+class Refused(CompanionError):
+    """What the options ask would lose something (a saved game)."""
 
 
 def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
     try:
         board = named_board(args.board)
         lines = _script(args.script)
+        store = _store(args)
+        if store is not None and args.players is not None:
+            _make_room(store, args, err)
+        recorder = Recorder(_path(args.frames), _path(args.gif))
+        window = _window() if args.window else None
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
-    recorder = Recorder(
-        Path(args.frames) if args.frames else None, Path(args.gif) if args.gif else None
-    )
     draw = Terminal(out, args.pace) if out.isatty() and not args.json else None
-    window = _window(err) if args.window else None
-    if args.window and window is None:
-        return EXIT_BAD_INPUT
     sim = Simulator(
         players=args.players,
         board=board,
@@ -43,7 +53,8 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         speed=args.speed,
         controller=args.display,
         on_frame=_fan_out(recorder, draw, window),
-        state=Path(args.state) if args.state else None,
+        store=store,
+        lang=args.lang,
     )
     try:
         if lines is not None:
@@ -54,8 +65,46 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         pass
     finally:
         sim.close()
-    recorder.save_gif()
-    return _report(sim, recorder, args.json, draw is not None, out, err)
+    try:
+        recorder.save_gif()
+    except CompanionError as e:
+        err.write(f"companion simulate: {e}\n")
+        return EXIT_BAD_INPUT
+    return _report(sim, recorder, args, draw is not None, out, err)
+
+
+def _path(value: str | None) -> Path | None:
+    return Path(value) if value else None
+
+
+def _store(args: argparse.Namespace) -> StateDir | None:
+    """The state directory: ``--state-dir DIR``, or the older ``--state FILE`` (the game
+    file in its folder)."""
+    if args.state_dir:
+        store = StateDir(Path(args.state_dir))
+    elif args.state:
+        path = Path(args.state)
+        store = StateDir(path.parent, path.name)
+    else:
+        return None
+    store.check()
+    return store
+
+
+def _make_room(store: StateDir, args: argparse.Namespace, err: TextIO) -> None:
+    """``--players`` starts a new game: never over an unfinished one unless ``--new``
+    says so, and then the old game is kept beside the new one."""
+    loaded = store.load()
+    if loaded.record is None or loaded.finished:
+        return
+    if not args.new:
+        raise Refused(
+            f"{store.path} holds an unfinished game ({loaded.record.players} seats, "
+            f"{len(loaded.record.rounds)} rounds): leave out --players to resume it, "
+            "or add --new to keep it and start another"
+        )
+    kept = store.set_aside()
+    err.write(f"companion simulate: the unfinished game is kept as {kept}\n")
 
 
 def _fan_out(recorder: Recorder, draw: Terminal | None, window) -> Callable[[Image.Image], None]:
@@ -72,33 +121,38 @@ def _fan_out(recorder: Recorder, draw: Terminal | None, window) -> Callable[[Ima
 
 
 def _report(
-    sim: Simulator, recorder: Recorder, as_json: bool, drawn: bool, out: TextIO, err: TextIO
+    sim: Simulator, recorder: Recorder, args: argparse.Namespace, drawn: bool, out, err
 ) -> int:
     """What the run leaves: the final state as JSON, or the last frame and the ranking."""
     for message in sim.errors:
         err.write(f"companion simulate: {message}\n")
-    game = sim.app.flow.game
-    if as_json:
+    game = sim.flow.game
+    if args.json:
         if game is None:
             err.write("companion simulate: no game was started (setup not finished)\n")
             return EXIT_BAD_INPUT
-        out.write(json.dumps(state_to_dict(game)) + "\n")
+        out.write(json.dumps(state_to_dict(game.state, game.record.ended)) + "\n")
         return 0
-    if not drawn and recorder.frames:
-        out.write(to_text(recorder.frames[-1][1]) + "\n")
+    if not drawn and recorder.last is not None:
+        out.write(to_text(recorder.last) + "\n")
     if game is not None:
-        out.write("".join(line + "\n" for line in ending(game, catalog())))
+        out.write("".join(line + "\n" for line in ending(game.state, catalog(args.lang))))
     return 0
 
 
 def _script(path: str | None) -> list[Line] | None:
     if path is None:
         return None
+    name = "<stdin>" if path == "-" else path[:80]
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text("utf-8")
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as e:
-        raise CompanionError(f"{path}: cannot read: {e.strerror}") from None
-    return parse_script(text, path)
+        raise CompanionError(f"{name}: cannot read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise CompanionError(f"{name}: not UTF-8 text at byte {e.start}") from None
+    return parse_script(text, name)
 
 
 def _interactive(sim: Simulator, err: TextIO) -> None:
@@ -111,10 +165,9 @@ def _interactive(sim: Simulator, err: TextIO) -> None:
             err.write(f"{e}\n")
 
 
-def _window(err: TextIO):
+def _window():
     try:
         from luma.emulator.device import pygame
     except ImportError:
-        err.write("companion simulate: --window needs luma.emulator: pip install '.[window]'\n")
-        return None
+        raise CompanionError("--window needs luma.emulator: pip install '.[window]'") from None
     return pygame(width=128, height=64, mode="1", transform="none", scale=4)

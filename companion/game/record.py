@@ -39,6 +39,9 @@ class GameRecord:
     board: Board
     target: int = 30
     rounds: tuple[RoundRecord, ...] = ()
+    # Ended at the table ("End the game") before any seat reached the target: the game
+    # is over all the same, with its conversion and ranking after the last round.
+    ended: bool = False
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -61,12 +64,14 @@ class GameRecord:
         rounds = data.get("rounds", [])
         if not isinstance(rounds, list):
             raise RecordError(f"'rounds' must be a list, got {_kind(rounds)}")
-        return cls(
-            players, board, target, tuple([_round(i + 1, r, players) for i, r in enumerate(rounds)])
-        )
+        ended = data.get("ended", False)
+        if type(ended) is not bool:
+            raise RecordError(f"'ended' must be true or false, got {ended!r:.80}")
+        rounds = tuple([_round(i + 1, r, players) for i, r in enumerate(rounds)])
+        return cls(players, board, target, rounds, ended)
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "players": self.players,
             "board": board_spec(self.board),
             "target": self.target,
@@ -74,6 +79,9 @@ class GameRecord:
                 {"plays": [list(p) for p in r.plays], "trades": list(r.trades)} for r in self.rounds
             ],
         }
+        if self.ended:
+            out["ended"] = True
+        return out
 
     def start(self) -> GameState:
         return new_game(self.players, self.board, self.target)
@@ -91,11 +99,13 @@ class GameRecord:
             state = result.state
 
 
-def state_to_dict(state: GameState) -> dict:
-    """The replay output of design §3.1; ``result`` only once the game has ended."""
+def state_to_dict(state: GameState, ended: bool = False) -> dict:
+    """The replay output; ``result`` only once the game has ended (by the target, or
+    ``ended`` at the table)."""
+    finished = state.finished or ended
     out: dict = {
         "round": state.round,
-        "finished": state.finished,
+        "finished": finished,
         "rows": {"vp": state.rows.vp, "goods": state.rows.goods, "trader": state.rows.trader},
         "players": [
             {"vp": vp, "goods": goods, "hand": sorted(hand), "discard": sorted(discard)}
@@ -104,7 +114,7 @@ def state_to_dict(state: GameState) -> dict:
             )
         ],
     }
-    if state.finished:
+    if finished:
         end = outcome(state)
         out["result"] = {
             "vp": list(end.vp),

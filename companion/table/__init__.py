@@ -1,5 +1,35 @@
 """The table: a pure state machine from input events to the next table and its effects.
 
-``public_view()`` is the only place hidden choices are dropped; screens, the web page
-and bots read the view, never the table's secrets.
+``step(flow, event, now)`` is the whole behaviour; ``public_view(flow, now)`` is the only
+place hidden choices are dropped: screens, the web page and bots read the view, never
+the flow's secrets.
 """
+
+from .effects import Beep, Effect, GameChanged, GameFinished, KeepAside, Sound
+from .flow import due, settle, step
+from .setup import offer_resume, start
+from .state import Flow, Phase, new_flow
+from .timing import FAST, TABLE, Timing
+from .view import View, public_view
+
+__all__ = [
+    "FAST",
+    "TABLE",
+    "Beep",
+    "Effect",
+    "Flow",
+    "GameChanged",
+    "GameFinished",
+    "KeepAside",
+    "Phase",
+    "Sound",
+    "Timing",
+    "View",
+    "due",
+    "new_flow",
+    "offer_resume",
+    "public_view",
+    "settle",
+    "start",
+    "step",
+]

@@ -62,7 +62,15 @@ class Tick:
     """Time has passed: the loop sends one when a deadline is due."""
 
 
-Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick
+@dataclass(frozen=True, slots=True)
+class SaveFailed:
+    """The game could not be saved (the store says why, in one short line). The table
+    shows it once; the next round's save tries again."""
+
+    reason: str
+
+
+Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed
 Put = Callable[[Event], None]
 
 

@@ -1,0 +1,105 @@
+"""The one composition root: the device and the simulator are the same app, with
+different parts plugged in (a pin factory, a luma device, a state directory).
+
+Every part is opened inside an ``ExitStack``: when a later part fails to open, or
+the app stops, the parts already open are closed again, in reverse order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+
+from PIL import Image
+
+from ..hw.buttons import Beeper, HostButtons
+from ..hw.display import Oled
+from ..hw.matrix import PadMatrix
+from ..storage import StateDir
+from ..table import Flow, offer_resume
+from ..ui.catalog import Catalog
+from .config import Pins
+from .loop import App
+from .sinks import Report, Saver, beeps
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What differs between the device and the simulator."""
+
+    pins: Pins
+    luma: object  # a luma device: on the Pi's bus, or on the simulator's fake panel
+    pin_factory: object | None = None  # None: gpiozero's own choice (the Pi's pins)
+
+
+@dataclass(frozen=True)
+class Assembled:
+    app: App
+    oled: Oled
+    beeper: Beeper
+    pads: PadMatrix
+
+
+class _Watched:
+    """A display that tells ``after`` of every frame it was handed (the simulator draws
+    the panel then)."""
+
+    def __init__(self, oled: Oled, after: Callable[[], None]):
+        self._oled, self._after = oled, after
+
+    def show(self, image: Image.Image) -> None:
+        self._oled.show(image)
+        self._after()
+
+    @property
+    def dirty(self) -> bool:
+        return self._oled.dirty
+
+    def retry(self) -> None:
+        self._oled.retry()
+        self._after()
+
+
+def assemble(
+    stack: ExitStack,
+    parts: Parts,
+    flow: Flow,
+    words: Catalog,
+    *,
+    store: StateDir | None,
+    report: Report,
+    clock: Callable[[], float] = time.monotonic,
+    splash: float = 0.0,
+    after_frame: Callable[[], None] | None = None,
+) -> Assembled:
+    """Open every part on ``stack`` and wire them to one app; the sources are started."""
+    factory = parts.pin_factory
+    beeper = Beeper(parts.pins.buzzer, pin_factory=factory)
+    stack.callback(beeper.close)
+    oled = Oled(parts.luma, on_error=report)
+    display = oled if after_frame is None else _Watched(oled, after_frame)
+    app = App(flow, display, words, sinks=[beeps(beeper.beep)], clock=clock, splash=splash)
+    if store is not None:
+        app.sinks.append(Saver(store, app.put, report))
+    pads = PadMatrix(parts.pins.rows, parts.pins.columns, pin_factory=factory)
+    stack.callback(pads.close)
+    buttons = HostButtons(parts.pins.buttons, pin_factory=factory)
+    stack.callback(buttons.close)
+    for source in (pads, buttons):
+        source.start(app.put)
+    return Assembled(app, oled, beeper, pads)
+
+
+def power_on(flow: Flow, store: StateDir | None, report: Report) -> Flow:
+    """The table at power-on: offering the saved game if one is unfinished. A save that
+    cannot be used is told, and kept (the store never overwrites it)."""
+    if store is None:
+        return flow
+    loaded = store.load()
+    for message in loaded.messages:
+        report(message)
+    if loaded.record is not None and not loaded.finished:
+        return offer_resume(flow, loaded.record)
+    return flow

@@ -1,0 +1,47 @@
+"""``companion run``: the device service, on the Pi's own pins and display."""
+
+from __future__ import annotations
+
+import signal
+from contextlib import ExitStack, suppress
+from pathlib import Path
+from typing import TextIO
+
+from ..app.config import load
+from ..app.device import open_table, setup_flow
+from ..app.loop import STOP
+from ..rules import CompanionError
+
+EXIT_BAD_INPUT = 2
+
+
+def run_command(config_path: str | None, *, err: TextIO) -> int:
+    # The config is checked whole before any hardware opens: a mistake in it is named
+    # as such, never taken for missing hardware.
+    try:
+        cfg = load(Path(config_path) if config_path else None)
+        setup_flow(cfg)  # a wrong board in the config is said now, not at setup
+    except CompanionError as e:
+        err.write(f"companion run: {e}\n")
+        return EXIT_BAD_INPUT
+
+    def report(message: str) -> None:
+        err.write(f"companion: {message}\n")
+        err.flush()
+
+    with ExitStack() as stack:
+        try:
+            table = open_table(stack, cfg, report)
+        except CompanionError as e:
+            err.write(f"companion run: {e}\n")
+            return EXIT_BAD_INPUT
+        except Exception as e:  # off a Pi: no display, no pins. Say so, point at simulate.
+            err.write(
+                f"companion run: the hardware is not here ({type(e).__name__}: {str(e)[:80]}).\n"
+                "On a machine without it, try: companion simulate --players 3\n"
+            )
+            return EXIT_BAD_INPUT
+        signal.signal(signal.SIGTERM, lambda *_: table.app.put(STOP))
+        with suppress(KeyboardInterrupt):
+            table.app.run()
+    return 0

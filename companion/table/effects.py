@@ -1,0 +1,40 @@
+"""What a step of the table asks the world to do, as data. The loop hands each to a sink."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ..game.record import GameRecord
+
+
+class Sound(enum.Enum):
+    LOCKED = "locked"  # a seat joined, or holds its full selection
+    REFUSED = "refused"  # a press the table cannot take
+
+
+@dataclass(frozen=True, slots=True)
+class Beep:
+    sound: Sound
+
+
+@dataclass(frozen=True, slots=True)
+class GameChanged:
+    """Save this record: a game began, a round ended, or a round was undone."""
+
+    record: GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """The game ended (the target reached, or ended from the menu): save it finished."""
+
+    record: GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class KeepAside:
+    """The people chose a new game over the saved one: keep that one beside the new."""
+
+
+Effect = Beep | GameChanged | GameFinished | KeepAside

@@ -1,0 +1,129 @@
+"""A round at the table: supply, secret selection, countdown, reveal, resolution, trades."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..game.record import RoundRecord
+from ..rules import Trade, choices_in, resolve_round
+from .effects import Beep, GameChanged, GameFinished, Sound
+from .events import HostKey, HostPress, PadDown
+from .state import Choosing, Flow, Game, Over, Phase, Resolving, Scores, notice
+
+# The Trader dialog on the trading seat's own pad.
+PAD_FEWER, PAD_MORE, PAD_ACCEPT = 1, 2, 7
+_PAD_KEYS = {PAD_FEWER: HostKey.LEFT, PAD_MORE: HostKey.RIGHT, PAD_ACCEPT: HostKey.OK}
+
+
+def next_round(flow: Flow, now: float) -> Flow:
+    """The supply phase of the next round; the seats may choose while the rows move."""
+    mode = Choosing(Phase.SUPPLY, ((),) * flow.players)
+    return replace(flow, mode=mode, deadline=now + flow.settings.timing.supply)
+
+
+def locked(flow: Flow, chosen: tuple[tuple[int, ...], ...]) -> tuple[bool, ...]:
+    need = flow.game.state.setup.cards_per_round
+    return tuple(len(c) == need for c in chosen)
+
+
+def choose(flow: Flow, event: object, now: float):
+    """A pad press selects a card, or takes it back; a full seat locks in."""
+    if not isinstance(event, PadDown) or event.seat not in flow.pads:
+        return flow, ()  # OK does nothing while the seats choose
+    seat, card = flow.pads.index(event.seat), event.card
+    state, mine = flow.game.state, flow.mode.chosen[seat]
+    if card in mine:
+        mine = tuple(c for c in mine if c != card)
+    elif card not in state.hands[seat]:
+        return notice(flow, "notice.not_in_hand", now, seat=seat), (Beep(Sound.REFUSED),)
+    elif len(mine) == state.setup.cards_per_round:
+        return notice(flow, "notice.take_back", now, seat=seat), (Beep(Sound.REFUSED),)
+    else:
+        mine = (*mine, card)
+    chosen = (*flow.mode.chosen[:seat], mine, *flow.mode.chosen[seat + 1 :])
+    all_in = locked(flow, chosen)
+    if all(all_in):
+        mode, deadline = Choosing(Phase.COUNTDOWN, chosen), now + flow.settings.timing.countdown
+    else:
+        mode, deadline = Choosing(Phase.SELECT, chosen), None
+    beeps = (Beep(Sound.LOCKED),) if all_in[seat] else ()
+    return replace(flow, mode=mode, deadline=deadline), beeps
+
+
+def reveal(flow: Flow, now: float) -> Flow:
+    """Every choice at once; the round is resolved now, trades to follow."""
+    plays = tuple(tuple(sorted(c)) for c in flow.mode.chosen)
+    offers = (0,) * flow.players
+    result = resolve_round(flow.game.state, plays, offers)
+    traders = tuple(c for c in choices_in(result) if len(c.offers) > 1)
+    mode = Resolving(Phase.REVEAL, result, traders=traders, offers=offers)
+    return replace(flow, mode=mode, deadline=now + flow.settings.timing.reveal)
+
+
+def advance(flow: Flow, now: float):
+    """On to the next resolution step, a Trader's dialog, or the end of the round."""
+    mode: Resolving = flow.mode
+    index = 0 if mode.phase is Phase.REVEAL else mode.step + 1
+    if index >= len(mode.steps):
+        return end_round(flow, now)
+    if isinstance(mode.steps[index], Trade) and mode.traders:
+        return open_trade(replace(flow, mode=replace(mode, step=index)), now), ()
+    mode = replace(mode, phase=Phase.STEP, step=index)
+    return replace(flow, mode=mode, deadline=now + flow.settings.timing.step), ()
+
+
+def open_trade(flow: Flow, now: float) -> Flow:
+    """A Trader's dialog opens on everything its goods can buy."""
+    mode: Resolving = flow.mode
+    best = len(mode.trader.offers) - 1
+    return replace(flow, mode=replace(mode, phase=Phase.TRADE, offer=best), deadline=None)
+
+
+def trade(flow: Flow, event: object, now: float):
+    """The trading seat's pad (1 fewer, 2 more, 7 accepts) or the host buttons."""
+    mode: Resolving = flow.mode
+    choice = mode.trader
+    if isinstance(event, PadDown):
+        if event.seat not in flow.pads or flow.pads.index(event.seat) != choice.seat:
+            return flow, ()
+        key = _PAD_KEYS.get(event.card)
+    elif isinstance(event, HostPress):
+        key = event.key
+    else:
+        return flow, ()
+    if key is HostKey.LEFT:
+        return replace(flow, mode=replace(mode, offer=max(0, mode.offer - 1))), ()
+    if key is HostKey.RIGHT:
+        top = len(choice.offers) - 1
+        return replace(flow, mode=replace(mode, offer=min(top, mode.offer + 1))), ()
+    if key is HostKey.OK:
+        return _accept(flow, now), ()
+    return flow, ()
+
+
+def _accept(flow: Flow, now: float) -> Flow:
+    mode: Resolving = flow.mode
+    choice = mode.trader
+    spent = choice.offers[mode.offer].spent
+    offers = tuple(spent if s == choice.seat else o for s, o in enumerate(mode.offers))
+    mode = replace(mode, offers=offers, traders=mode.traders[1:])
+    if mode.traders:
+        return open_trade(replace(flow, mode=mode), now)
+    result = resolve_round(flow.game.state, mode.result.plays, offers)
+    mode = replace(mode, result=result, phase=Phase.STEP)
+    return replace(flow, mode=mode, deadline=now + flow.settings.timing.step)
+
+
+def end_round(flow: Flow, now: float):
+    """The round is played: recorded, saved, and on to the scores or the ranking."""
+    mode: Resolving = flow.mode
+    game = flow.game
+    record = replace(
+        game.record, rounds=(*game.record.rounds, RoundRecord(mode.result.plays, mode.offers))
+    )
+    game = Game(record, mode.result.state, (*game.history, game.state))
+    flow = replace(flow, game=game)
+    if game.over:
+        return replace(flow, mode=Over(), deadline=None), (GameFinished(record),)
+    deadline = now + flow.settings.timing.scores
+    return replace(flow, mode=Scores(), deadline=deadline), (GameChanged(record),)

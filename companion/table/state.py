@@ -1,0 +1,202 @@
+"""The table as one immutable value: its settings, the mode it is in, and the game.
+
+Each mode is a small value holding only what that mode needs. ``Choosing.chosen``
+holds the hidden selections: nothing outside this package reads it, and
+``public_view()`` drops it (design: the only place secrets are dropped).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
+
+from ..game.record import GameRecord
+from ..rules import Board, GameState, RoundResult, TradeChoice
+from .gestures import NO_KEYS, Keys
+from .timing import TABLE, Timing
+
+PADS = 6  # pads on the matrix: one per seat, at most six seats
+HOLD = 1.0  # seconds OK is held to open the menu
+MENU_ITEMS = ("back", "scores", "undo", "end")
+OPTION_ITEMS = ("board", "target", "start")
+
+
+class Phase(enum.Enum):
+    RESUME = "resume"  # power on with a game in progress: resume it, or a new game
+    JOIN = "join"  # seats join by pressing any key on their pad
+    OPTIONS = "options"  # board side, target; start
+    SUPPLY = "supply"  # the rows advance
+    SELECT = "select"  # secret choices; one mark per seat
+    COUNTDOWN = "countdown"  # everyone locked; any change cancels
+    REVEAL = "reveal"
+    STEP = "step"  # one resolution step at a time
+    TRADE = "trade"  # a Trader picks how many goods to hand in
+    SCORES = "scores"  # between rounds
+    OVER = "over"  # conversion and ranking
+    MENU = "menu"
+    CONFIRM = "confirm"  # "End the game?"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What stays the same for the whole time the table is on."""
+
+    boards: tuple[Board, ...]  # the board sides setup offers
+    timing: Timing = TABLE
+    hold: float = HOLD
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """Setup's choices, kept from one game to the next."""
+
+    board: int = 0  # index into Settings.boards
+    target: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """The game on the table: its record, the state at the start of the round in
+    progress, and the state before each round played (for undo)."""
+
+    record: GameRecord
+    state: GameState
+    history: tuple[GameState, ...] = field(default=(), repr=False)
+
+    @property
+    def over(self) -> bool:
+        return self.state.finished or self.record.ended
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A short message over the screen: a catalog key, its values, and when it goes."""
+
+    key: str
+    values: tuple[tuple[str, object], ...]
+    until: float
+
+
+# --- the modes --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    saved: GameRecord
+    phase: ClassVar[Phase] = Phase.RESUME
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    phase: ClassVar[Phase] = Phase.JOIN
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    cursor: int = 0
+    phase: ClassVar[Phase] = Phase.OPTIONS
+
+
+@dataclass(frozen=True, slots=True)
+class Choosing:
+    """Supply, secret selection and countdown. ``chosen`` is SECRET until the reveal."""
+
+    phase: Phase
+    chosen: tuple[tuple[int, ...], ...] = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolving:
+    """The reveal, each resolution step, and the Traders' dialogs."""
+
+    phase: Phase
+    result: RoundResult  # resolved with the offers so far
+    step: int = 0  # the resolution step on screen (after the supply phase)
+    traders: tuple[TradeChoice, ...] = ()  # Traders still to pick their trade
+    offers: tuple[int, ...] = ()
+    offer: int = 0  # index into the current Trader's offers
+
+    @property
+    def steps(self):
+        return self.result.steps[1:]  # the supply phase came before the choices
+
+    @property
+    def trader(self) -> TradeChoice | None:
+        return self.traders[0] if self.traders else None
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    back: Mode | None = None  # opened from the menu: OK goes back there
+    phase: ClassVar[Phase] = Phase.SCORES
+
+
+@dataclass(frozen=True, slots=True)
+class Over:
+    phase: ClassVar[Phase] = Phase.OVER
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    back: Mode
+    cursor: int = 0
+    phase: ClassVar[Phase] = Phase.MENU
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    action: str  # a MENU_ITEMS entry
+    back: Menu
+    phase: ClassVar[Phase] = Phase.CONFIRM
+
+
+Mode = Resume | Join | Options | Choosing | Resolving | Scores | Over | Menu | Confirm
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """The whole table. ``step()`` gives the next one; nothing here changes in place."""
+
+    settings: Settings
+    mode: Mode = Join()
+    pads: tuple[int, ...] = ()  # the pad of each game seat, in pad order
+    choice: Choice = Choice()
+    game: Game | None = None  # kept after the game ends, until the next one starts
+    deadline: float | None = None  # when the mode moves on by itself
+    notice: Notice | None = None
+    keys: Keys = NO_KEYS
+
+    @property
+    def phase(self) -> Phase:
+        return self.mode.phase
+
+    @property
+    def players(self) -> int:
+        return len(self.pads)
+
+    @property
+    def board(self) -> Board:
+        """The board side setup has chosen."""
+        return self.settings.boards[self.choice.board]
+
+
+def new_flow(
+    boards: tuple[Board, ...],
+    timing: Timing = TABLE,
+    *,
+    board: Board | None = None,
+    target: int = 30,
+    hold: float = HOLD,
+) -> Flow:
+    """A table at power-on, waiting for seats to join; ``board`` is setup's default."""
+    if board is not None and board not in boards:
+        boards = (board, *boards)
+    chosen = boards.index(board) if board is not None else 0
+    return Flow(Settings(boards, timing, hold), choice=Choice(chosen, target))
+
+
+def notice(flow: Flow, key: str, now: float, **values: object) -> Flow:
+    """``flow`` with a notice shown for the timing's message pause."""
+    until = now + flow.settings.timing.message
+    return replace(flow, notice=Notice(key, tuple(values.items()), until))
