@@ -9,7 +9,7 @@ from typing import TextIO
 
 from ..game.boards import named_board, profile, profile_names
 from ..rules import CompanionError
-from ..storage.games import GameStore
+from ..storage.state import StateDir
 from ..table.flow import Flow, Timing, offer_resume
 from . import config as config_mod
 from .loop import STOP, App
@@ -55,13 +55,13 @@ def setup_flow(cfg: config_mod.Config) -> Flow:
     return Flow(boards, Timing(), board=boards.index(default), target=cfg.target)
 
 
-def resumable(flow: Flow, store: GameStore, report) -> Flow:
+def resumable(flow: Flow, store: StateDir, report) -> Flow:
     """The flow at power-on: offering the saved game if one is unfinished."""
-    saved, problem = store.load()
-    if problem is not None:
-        report(problem)
-    if saved is not None and not saved.replay().finished:
-        return offer_resume(flow, saved)
+    loaded = store.load()
+    for message in loaded.messages:
+        report(message)
+    if loaded.record is not None and loaded.unfinished:
+        return offer_resume(flow, loaded.record)
     return flow
 
 
@@ -89,7 +89,7 @@ def _open(cfg: config_mod.Config):
         for close in reversed(closers):
             close()
         raise
-    store = GameStore(cfg.state)
+    store = StateDir(cfg.state.parent, cfg.state.name)
     flow = resumable(setup_flow(cfg), store, report)
     app = App(
         flow, oled.show, events, lang=cfg.language, beep=beeper.beep, splash=2.0, save=store.save

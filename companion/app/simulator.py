@@ -28,7 +28,7 @@ from ..hw.display import Oled, fake_device
 from ..hw.matrix import PadMatrix
 from ..hw.simmatrix import SimulatedMatrix
 from ..rules import Board, CompanionError
-from ..storage.games import GameStore
+from ..storage.state import StateDir
 from ..table.events import Event, HostKey
 from ..table.flow import FAST, Flow, Timing, start
 from . import config as config_mod
@@ -102,7 +102,7 @@ class Simulator:
         self._on_frame = on_frame
         self._inputs = 0
         self._wire(controller)
-        store = GameStore(state) if state is not None else None
+        store = StateDir(state.parent, state.name) if state is not None else None
         timing = FAST if fast else Timing().faster(speed)
         flow = self._first_flow(timing, store, players, board, target)
         self.app = App(
@@ -135,7 +135,7 @@ class Simulator:
     def _first_flow(
         self,
         timing: Timing,
-        store: GameStore | None,
+        store: StateDir | None,
         players: int | None,
         board: Board | None,
         target: int,
