@@ -128,16 +128,22 @@ def test_a_finished_game_is_not_offered(tmp_path):
 @pytest.mark.parametrize("name", ["", ".", "..", "a/b.json", "../game.json"])
 def test_the_game_file_is_a_plain_name(tmp_path, name):
     with pytest.raises(StorageError, match="plain file name"):
-        StateDir(tmp_path, name)
+        StateDir(tmp_path, name).check()
+    with pytest.raises(StorageError, match="plain file name"):
+        StateDir(tmp_path, name).save(upto(1))
+    assert snapshot(tmp_path) == {}
 
 
 def test_a_state_folder_naming_a_file_is_refused(tmp_path):
     file = tmp_path / "state"
     file.write_text("mine")
     for path in (file, file / "below"):
-        with pytest.raises(StorageError) as e:
-            StateDir(path)
-        assert str(file) in str(e.value) and one_line(str(e.value))
+        for use in (StateDir.check, lambda state: state.save(upto(1)), StateDir.set_aside):
+            with pytest.raises(StorageError) as e:
+                use(StateDir(path))
+            assert str(e.value).startswith(f"state folder {path}") and one_line(str(e.value))
+        # load() never raises: it says why there is no game.
+        assert StateDir(path).load() == Loaded(messages=(str(e.value),))
     assert file.read_text() == "mine"
 
 

@@ -74,9 +74,8 @@ class StateDir:
         ops: FileOps | None = None,
         clock: Callable[[], datetime] = datetime.now,
     ):
-        if game_file in ("", ".", "..") or Path(game_file).name != game_file:
-            raise StorageError(f"the game file must be a plain file name, got {_quoted(game_file)}")
         self.path = path
+        self.game_file = game_file
         self.ops = ops or FileOps()
         self.clock = clock
         name = Path(game_file)
@@ -85,10 +84,14 @@ class StateDir:
         self.backup = path / f"{self._stem}.prev{self._suffix}"
         self.temp = path / f"{game_file}.tmp"
         self.notes: tuple[str, ...] = ()  # what the last save() or set_aside() did besides
-        self.check()
 
     def check(self) -> None:
-        """Refuse a path that exists and is not a folder (it is created on the first save)."""
+        """Refuse a game file name that is not a plain name, and a state folder that exists
+        and is not a folder (it is created on the first save). Call it at start, to say so
+        before anything runs; save() and set_aside() check too, load() only reports."""
+        name = self.game_file
+        if name in ("", ".", "..") or Path(name).name != name:
+            raise StorageError(f"the game file must be a plain file name, got {_quoted(name)}")
         try:
             mode = self.path.stat().st_mode
         except FileNotFoundError:
@@ -101,7 +104,12 @@ class StateDir:
     # --- reading ------------------------------------------------------------------------
 
     def load(self) -> Loaded:
-        """The game in progress, from the game file or else the backup. Never writes."""
+        """The game in progress, from the game file or else the backup. Never writes, never
+        raises: what stands in the way is said in ``messages``."""
+        try:
+            self.check()
+        except StorageError as e:
+            return Loaded(messages=(str(e),))
         game = examine(self.ops, self.game)
         if game.kind is Kind.USABLE:
             return _loaded(game, Source.GAME)
@@ -134,6 +142,7 @@ class StateDir:
         last game in the backup, or the new one unflushed, where load() finds it."""
         doing = "cannot save the game"
         self.notes = ()
+        self.check()
         self._make_folder(doing)
         game = self._look(self.game, doing)
         backup = self._look(self.backup, doing) if game.kind is Kind.USABLE else None
@@ -160,6 +169,7 @@ class StateDir:
         Files that are not usable games are moved aside as at a save (said in ``notes``)."""
         doing = "cannot set the game aside"
         self.notes = ()
+        self.check()
         game = self._look(self.game, doing)
         backup = self._look(self.backup, doing)
         notes = [self._move_aside(found, doing) for found in (game, backup) if found.unusable]
