@@ -119,3 +119,42 @@ def until(driver: Driver, phase: Phase, step_type: str | None = None) -> None:
             return
         driver.ok()
     raise AssertionError(f"never reached {phase} {step_type}")
+
+
+# --- the simulator ---------------------------------------------------------------------
+
+import io  # noqa: E402
+import random  # noqa: E402
+
+import model  # noqa: E402
+
+from companion.cli import build_parser  # noqa: E402
+from companion.cli.simulate import simulate_command  # noqa: E402
+
+
+def model_script(
+    rng: random.Random, players: int, rates, target: int, rounds: list | None = None
+) -> tuple[str, dict]:
+    """A random legal game as a script (Trader dialogs accepted as offered), and its end.
+    ``rounds`` collects each round's plays and offers, for a record of the same game."""
+    game = model.new_game(players, rates, target)
+    need = 2 if players <= 3 else 1
+    lines = []
+    while not model.finished(game):
+        plays = [rng.sample(sorted(s["hand"]), need) for s in game["seats"]]
+        lines.append(f"# round {game['round'] + 1}")
+        lines += [f"press P{seat + 1} {card}" for seat, cards in enumerate(plays) for card in cards]
+        # One OK per Trader: it accepts a dialog, or does nothing while seats choose.
+        lines += ["press OK"] * sum(7 in p for p in plays)
+        model.play(game, plays, [16] * players)  # accepted as offered: all its goods
+        if rounds is not None:
+            rounds.append({"plays": plays, "trades": [15] * players})
+    return "\n".join(lines) + "\n", model.output(game)
+
+
+def simulate(*argv: str) -> tuple[int, str, str]:
+    """``companion simulate ARGV``: (exit status, stdout, stderr)."""
+    args = build_parser().parse_args(["simulate", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    code = simulate_command(args, out=out, err=err)
+    return code, out.getvalue(), err.getvalue()

@@ -2,25 +2,41 @@
 
 from __future__ import annotations
 
-from queue import SimpleQueue
-
 import pytest
-from test_flow import BOARDS
+from conftest import BOARDS
 
-from companion.app.loop import App
-from companion.table.events import HostKey, HostPress, PadDown
-from companion.table.flow import Flow, Phase, Tick, Timing, start
+from companion.app.loop import RETRY, App
+from companion.table import Beep, GameChanged, Phase, Timing, new_flow, start
+from companion.table.events import HostDown, HostKey, HostPress, HostUp, PadDown, Tick
+from companion.ui.catalog import catalog
+
+
+class Screen:
+    """A display that keeps the frames it is shown; it can be made to fail."""
+
+    def __init__(self):
+        self.frames: list = []
+        self.dirty = False
+        self.retries = 0
+
+    def show(self, image) -> None:
+        self.frames.append(image)
+
+    def retry(self) -> None:
+        self.retries += 1
+        self.dirty = False
 
 
 @pytest.fixture
 def table():
     clock = [0.0]
-    frames = []
     timing = Timing(supply=1, countdown=3, reveal=5, step=5, scores=5, message=2)
-    flow = start(Flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0)
-    app = App(flow, frames.append, SimpleQueue(), clock=lambda: clock[0])
+    flow, effects = start(new_flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0)
+    seen: list = []
+    app = App(flow, Screen(), catalog("en"), sinks=[seen.append], clock=lambda: clock[0])
+    app.apply(effects)
     app.refresh()
-    return app, clock, frames
+    return app, clock, seen
 
 
 def test_waits_for_people_without_waking(table):
@@ -32,44 +48,78 @@ def test_waits_for_people_without_waking(table):
 
 
 def test_countdown_redraws_each_second(table):
-    app, clock, frames = table
+    app, clock, _ = table
     clock[0] = 1.0
     app.handle(Tick())
     for seat in range(4):
         app.handle(PadDown(seat, seat + 1))
     assert app.flow.phase is Phase.COUNTDOWN
-    shown = len(frames)
+    shown = len(app.display.frames)
     clock[0] = 1.4
     assert app.next_wake() == pytest.approx(0.6)  # when "3" becomes "2"
     clock[0] = 2.0
     app.handle(Tick())
-    assert len(frames) == shown + 1  # the number changed
+    assert len(app.display.frames) == shown + 1  # the number changed
     clock[0] = 4.0
     app.handle(Tick())
     assert app.flow.phase is Phase.REVEAL
 
 
 def test_a_notice_clears_by_itself(table):
-    app, clock, frames = table
+    app, clock, _ = table
     clock[0] = 1.0
     app.handle(Tick())
     app.handle(HostPress(HostKey.OK))  # OK does nothing while seats choose: no frame
-    shown = len(frames)
+    shown = len(app.display.frames)
     app.handle(PadDown(0, 1))
     app.handle(PadDown(0, 2))  # a second card in a 1-card game: refused, with a notice
-    assert app.flow.message is not None and app.next_wake() == pytest.approx(2.0)
-    notice_frames = len(frames)
+    assert app.flow.notice is not None and app.next_wake() == pytest.approx(2.0)
+    notice_frames = len(app.display.frames)
     assert notice_frames > shown
     clock[0] = 3.0
     app.handle(Tick())
-    assert app.flow.message is None and len(frames) == notice_frames + 1
+    assert app.flow.notice is None and len(app.display.frames) == notice_frames + 1
 
 
 def test_unchanged_screen_sends_no_frame(table):
-    app, clock, frames = table
+    app, clock, _ = table
     clock[0] = 1.0
     app.handle(Tick())
-    shown = len(frames)
+    shown = len(app.display.frames)
     app.handle(HostPress(HostKey.OK))
     app.handle(HostPress(HostKey.LEFT))
-    assert len(frames) == shown
+    assert len(app.display.frames) == shown
+
+
+def test_the_long_press_wakes_the_loop_once(table):
+    app, clock, _ = table
+    clock[0] = 1.0
+    app.handle(Tick())
+    app.handle(HostDown(HostKey.OK))
+    assert app.next_wake() == pytest.approx(1.0)  # the hold time
+    clock[0] = 2.0
+    app.handle(Tick())
+    assert app.flow.phase is Phase.MENU and app.next_wake() is None  # held, nothing due
+    app.handle(HostUp(HostKey.OK))
+    assert app.flow.phase is Phase.MENU
+
+
+def test_effects_go_to_every_sink_in_order(table):
+    app, clock, seen = table
+    assert isinstance(seen[0], GameChanged) and seen[0].record.rounds == ()
+    clock[0] = 1.0
+    app.handle(Tick())
+    app.handle(PadDown(0, 1))
+    assert isinstance(seen[-1], Beep)
+
+
+def test_a_display_that_stopped_answering_is_retried_until_it_answers(table):
+    app, clock, _ = table
+    clock[0] = 1.0
+    app.handle(Tick())
+    assert app.next_wake() is None
+    app.display.dirty = True
+    assert app.next_wake() == pytest.approx(RETRY)
+    clock[0] = 2.0
+    app.handle(Tick())
+    assert app.display.retries == 1 and app.next_wake() is None

@@ -7,12 +7,13 @@ from companion.cli import main
 
 TABLE = {
     "key_to_frame_ms_p50", "key_to_frame_ms_p99", "idle_pin_reads_per_s",
-    "lock_update_bytes", "full_frame_bytes", "rss_mb",
+    "lock_update_bytes", "full_frame_bytes", "rss_mb", "idle_threads",
+    "session_presses", "session_rounds", "session_rss_mb",
 }  # fmt: skip
 
 
 def test_bench_json(capsys):
-    assert main(["bench", "--json", "--games", "20", "--seed", "3"]) == 0
+    assert main(["bench", "--json", "--games", "20", "--seed", "3", "--presses", "40"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["games"] == 20 and figures["seed"] == 3
     assert figures["engine_games_per_s"] > 0 and figures["engine_rounds_per_s"] > 0
@@ -20,8 +21,9 @@ def test_bench_json(capsys):
     assert figures["idle_pin_reads_per_s"] == 0  # an idle table reads no pin
     assert 0 < figures["lock_update_bytes"] < figures["full_frame_bytes"] // 8
     assert 0 < figures["key_to_frame_ms_p50"] <= figures["key_to_frame_ms_p99"]
+    assert figures["session_presses"] == 40 and figures["session_rounds"] >= 10
 
 
 def test_bench_text(capsys):
-    assert main(["bench", "--games", "5"]) == 0
+    assert main(["bench", "--games", "5", "--presses", "8"]) == 0
     assert "engine_games_per_s" in capsys.readouterr().out

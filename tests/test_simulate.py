@@ -6,42 +6,14 @@ import io
 import json
 import random
 
-import model
 import pytest
+from conftest import model_script, simulate
 
-from companion.app.simulator import ScriptError, Simulator, parse_script
-from companion.cli import _parser
+from companion.app.script import ScriptError, parse_script
+from companion.app.simulator import Simulator
 from companion.cli.replay import replay_command
-from companion.cli.simulate import simulate_command
 from companion.game.boards import profile
-from companion.table.flow import Phase
-
-
-def model_script(
-    rng: random.Random, players: int, rates, target: int, rounds: list | None = None
-) -> tuple[str, dict]:
-    """A random legal game as a script (Trader dialogs accepted as offered), and its end.
-    ``rounds`` collects each round's plays and offers, for a record of the same game."""
-    game = model.new_game(players, rates, target)
-    need = 2 if players <= 3 else 1
-    lines = []
-    while not model.finished(game):
-        plays = [rng.sample(sorted(s["hand"]), need) for s in game["seats"]]
-        lines.append(f"# round {game['round'] + 1}")
-        lines += [f"press P{seat + 1} {card}" for seat, cards in enumerate(plays) for card in cards]
-        # One OK per Trader: it accepts a dialog, or does nothing while seats choose.
-        lines += ["press OK"] * sum(7 in p for p in plays)
-        model.play(game, plays, [16] * players)  # accepted as offered: all its goods
-        if rounds is not None:
-            rounds.append({"plays": plays, "trades": [15] * players})
-    return "\n".join(lines) + "\n", model.output(game)
-
-
-def simulate(tmp_path, *argv: str) -> tuple[int, str, str]:
-    args = _parser().parse_args(["simulate", *argv])
-    out, err = io.StringIO(), io.StringIO()
-    code = simulate_command(args, out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
+from companion.table import Phase, public_view
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
@@ -52,9 +24,7 @@ def test_whole_games_through_the_pins_equal_the_model(tmp_path, players):
     script, expected = model_script(rng, players, board.to_rates(), 30, rounds)
     path = tmp_path / "game.txt"
     path.write_text(script)
-    code, out, err = simulate(
-        tmp_path, "--players", str(players), "--fast", "--script", str(path), "--json"
-    )
+    code, out, err = simulate("--players", str(players), "--fast", "--script", str(path), "--json")
     assert code == 0, err
     assert json.loads(out) == expected
     # ... and equal to `companion replay` of the same plays.
@@ -74,7 +44,6 @@ def test_custom_board_file_and_target_45(tmp_path):
     script, expected = model_script(random.Random(9), 3, rates, 45)
     (tmp_path / "game.txt").write_text(script)
     code, out, err = simulate(
-        tmp_path,
         *("--players", "3", "--board", str(tmp_path / "board.json"), "--target", "45"),
         *("--fast", "--script", str(tmp_path / "game.txt"), "--json"),
     )
@@ -86,7 +55,6 @@ def frames_until_reveal(tmp_path, name: str, script: str) -> list[bytes]:
     directory = tmp_path / name
     (tmp_path / f"{name}.txt").write_text(script)
     code, _, err = simulate(
-        tmp_path,
         *("--players", "3", "--fast", "--script", str(tmp_path / f"{name}.txt")),
         *("--frames", str(directory)),
     )
@@ -113,10 +81,10 @@ def test_refused_card_changes_nothing_but_the_notice(tmp_path):
         for seat, cards in enumerate([(1, 2), (3, 4), (5, 6)]):
             for card in cards:
                 sim.press(seat, card)
-        before = sim.app.flow
+        before = public_view(sim.flow, 0).body
         sim.press(0, 1)  # discarded in round 1
-        after = sim.app.flow
-        assert after.chosen == before.chosen and after.phase is Phase.SELECT
+        after = public_view(sim.flow, 0)
+        assert after.body == before and after.phase is Phase.SELECT
         assert sim.beeper.count >= 4  # three locks and a refusal
     finally:
         sim.close()
@@ -126,20 +94,20 @@ def test_script_errors_are_named(tmp_path):
     with pytest.raises(ScriptError, match=r"game.txt:3: cannot read 'press P7 1'"):
         parse_script("press P1 1\n# fine\npress P7 1\n", "game.txt")
     (tmp_path / "bad.txt").write_text("press P1 9\n")
-    code, out, err = simulate(tmp_path, "--players", "3", "--script", str(tmp_path / "bad.txt"))
+    code, out, err = simulate("--players", "3", "--script", str(tmp_path / "bad.txt"))
     assert code == 2 and out == "" and "bad.txt:1: cannot read 'press P1 9'" in err
 
 
 def test_typed_lines(tmp_path, monkeypatch):
     typed = "press P1 1\npress P1 3\nbogus\npress P2 2\npress P2 5\npress P3 4\npress P3 8\n"
     monkeypatch.setattr("sys.stdin", io.StringIO(typed))
-    code, out, err = simulate(tmp_path, "--players", "3", "--fast", "--json")
+    code, out, err = simulate("--players", "3", "--fast", "--json")
     assert code == 0 and json.loads(out)["round"] == 1
     assert "<stdin>:3: cannot read 'bogus'" in err
 
 
 def test_unknown_board(tmp_path):
-    code, _, err = simulate(tmp_path, "--players", "3", "--board", "summer", "--script", "x")
+    code, _, err = simulate("--players", "3", "--board", "summer", "--script", "x")
     assert code == 2 and "--board summer: not a board name" in err
 
 
@@ -148,7 +116,7 @@ def test_setup_through_the_pins(tmp_path):
         ["press P2 1", "press P4 8", "press OK", "press RIGHT", "press OK", "press OK", "press OK"]
     )
     (tmp_path / "setup.txt").write_text(script + "\n")
-    code, out, err = simulate(tmp_path, "--fast", "--script", str(tmp_path / "setup.txt"), "--json")
+    code, out, err = simulate("--fast", "--script", str(tmp_path / "setup.txt"), "--json")
     assert code == 0, err
     state = json.loads(out)
     assert len(state["players"]) == 2 and state["round"] == 0
@@ -157,7 +125,7 @@ def test_setup_through_the_pins(tmp_path):
 def test_terminal_drawings_fit_wide_and_narrow_terminals():
     from PIL import Image, ImageDraw
 
-    from companion.app.simulator import to_text
+    from companion.cli.frames import to_text
 
     image = Image.new("1", (128, 64))
     ImageDraw.Draw(image).rectangle((0, 0, 3, 7), fill=1)
@@ -173,11 +141,12 @@ def test_hold_ok_opens_the_menu_through_the_pins():
     sim = Simulator(players=4, fast=True)
     try:
         sim.run(parse_script("press P1 1\nhold OK\npress RIGHT\n"))
-        assert sim.app.flow.phase is Phase.MENU and sim.app.flow.cursor == 1
+        assert sim.flow.phase is Phase.MENU and public_view(sim.flow, 0).body.cursor == 1
         sim.run(parse_script("press OK\n"))  # "scores", then OK: back to choosing
-        assert sim.app.flow.phase is Phase.SCORES
+        assert sim.flow.phase is Phase.SCORES
         sim.run(parse_script("press OK\n"))
-        assert sim.app.flow.phase is Phase.SELECT and sim.app.flow.chosen[0] == (1,)
+        assert sim.flow.phase is Phase.SELECT
+        assert public_view(sim.flow, 0).body.placed == (1, 0, 0, 0)
     finally:
         sim.close()
 

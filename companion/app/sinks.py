@@ -40,14 +40,14 @@ class Saver:
 
     def _save(self, effect: GameChanged | GameFinished) -> None:
         try:
-            notes = self.store.save(effect.record)
+            self.store.save(effect.record)
         except StorageError as e:
             if not self.failing:
                 self._report(f"{e}; the game goes on, and saving is tried again next round")
                 self._put(SaveFailed(_short(e)))
             self.failing = True
             return
-        for note in notes or ():
+        for note in self.store.notes:
             self._report(note)
         if self.failing:
             self._report("the game is saved again")
@@ -59,6 +59,8 @@ class Saver:
         except StorageError as e:
             self._report(f"{e}; the saved game stays where it is")
             return
+        for note in self.store.notes:
+            self._report(note)
         if kept is not None:
             self._report(f"the saved game is kept as {kept}")
 

@@ -21,7 +21,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help()
@@ -35,7 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: ``companion`` and its sub-commands."""
     from .. import __version__
 
     parser = Parser(
@@ -108,6 +109,9 @@ def _add_bench(sub) -> None:
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     bench.add_argument("--games", type=games, default=2000, help="games to resolve (default 2000)")
     bench.add_argument("--seed", type=count, default=1, help="seed of the random games")
+    bench.add_argument(
+        "--presses", type=games, default=2400, help="key presses in the long session (2400)"
+    )
     bench.add_argument("--part", choices=["all", "table"], default="all", help=argparse.SUPPRESS)
     bench.set_defaults(run=_run_bench)
 
@@ -184,5 +188,10 @@ def _run_bench(args: argparse.Namespace) -> int:
     from .bench import bench_command
 
     return bench_command(
-        games=args.games, seed=args.seed, as_json=args.json, out=sys.stdout, part=args.part
+        games=args.games,
+        seed=args.seed,
+        as_json=args.json,
+        out=sys.stdout,
+        part=args.part,
+        presses=args.presses,
     )

@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+import threading
 import time
 from typing import TextIO
 
@@ -29,12 +30,14 @@ def engine_games_per_s(games: int, seed: int) -> tuple[float, int]:
     return games / elapsed, rounds
 
 
-def table_figures(presses: int = 200) -> dict:
+def table_figures(presses: int = 200, session: int = 2400) -> dict:
     """The simulated table: latency, idle cost, display traffic and peak memory.
 
     Four seats; P1 presses its Captain again and again, so every press locks or unlocks
     it and changes one mark on the screen. Latency runs from the key going down on the
-    pin to the frame being handed to the display driver, debounce included.
+    pin to the frame being handed to the display driver, debounce included. Then a long
+    session: whole rounds played through the pins until ``session`` presses, to show
+    that memory stays flat.
     """
     import resource
 
@@ -43,8 +46,8 @@ def table_figures(presses: int = 200) -> dict:
     handed: list[float] = []
     sim = Simulator(players=4, fast=True, on_frame=lambda _: handed.append(time.perf_counter()))
     try:
-        time.sleep(0.2)
-        reads = sim.wiring.reads
+        sim.settle(0)
+        reads, threads = sim.wiring.reads, threading.active_count()
         time.sleep(1.0)
         idle_reads = sim.wiring.reads - reads
         latencies, lock_bytes = [], []
@@ -63,6 +66,8 @@ def table_figures(presses: int = 200) -> dict:
         sim.oled.invalidate()  # the next frame goes out whole
         sim.oled.show(Image.new("1", sim.oled.size, 1))
         full = sim.panel.bytes_sent - before
+        rss_before = _rss_mb(resource)
+        rounds = _long_session(sim, session)
     finally:
         sim.close()
     latencies.sort()
@@ -70,15 +75,49 @@ def table_figures(presses: int = 200) -> dict:
         "key_to_frame_ms_p50": round(latencies[len(latencies) // 2], 2),
         "key_to_frame_ms_p99": round(latencies[int(len(latencies) * 0.99) - 1], 2),
         "idle_pin_reads_per_s": idle_reads,
+        "idle_threads": threads,
         "lock_update_bytes": max(lock_bytes),
         "full_frame_bytes": full,
-        "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "rss_mb": rss_before,
+        "session_presses": session,
+        "session_rounds": rounds,
+        "session_rss_mb": _rss_mb(resource),
     }
 
 
-def bench_command(*, games: int, seed: int, as_json: bool, out: TextIO, part: str = "all") -> int:
+def _rss_mb(resource) -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _long_session(sim, presses: int) -> int:
+    """Whole rounds through the pins (a card from each hand; the hands are public)
+    until ``presses`` presses; the game restarts whenever it ends. Rounds played."""
+    from ..table import Phase
+    from ..table.events import HostKey
+
+    rng = random.Random(7)
+    rounds = 0
+    sim.settle(0)
+    while presses > 0:
+        flow = sim.flow
+        if flow.phase is Phase.OVER:  # a new game with the same seats
+            for _ in range(4):
+                sim.button(HostKey.OK)
+            continue
+        for seat, hand in enumerate(flow.game.state.hands):
+            sim.press(seat, rng.choice(sorted(hand)))
+            presses -= 1
+        while sim.flow.phase is Phase.TRADE:
+            sim.button(HostKey.OK)
+        rounds += 1
+    return rounds
+
+
+def bench_command(
+    *, games: int, seed: int, as_json: bool, out: TextIO, part: str = "all", presses: int = 2400
+) -> int:
     if part == "table":  # run in a process of its own, so its peak memory is its own
-        out.write(json.dumps(table_figures()) + "\n")
+        out.write(json.dumps(table_figures(session=presses)) + "\n")
         return 0
     per_s, rounds = engine_games_per_s(games, seed)
     figures = {
@@ -88,7 +127,7 @@ def bench_command(*, games: int, seed: int, as_json: bool, out: TextIO, part: st
         "seed": seed,
     }
     table = subprocess.run(
-        [sys.executable, "-m", "companion", "bench", "--part", "table"],
+        [sys.executable, "-m", "companion", "bench", "--part", "table", "--presses", str(presses)],
         capture_output=True,
         text=True,
         check=True,

@@ -1,0 +1,83 @@
+"""What one saved file holds: a usable game, nothing, or why it cannot be used.
+
+A record that parses but cannot be replayed is as unusable as one that does not
+parse: resuming it would fail at the table, so it is found here, at load.
+"""
+
+from __future__ import annotations
+
+import enum
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..game.record import GameRecord
+from ..rules import CompanionError
+from .errors import REASON_LIMIT, one_line, os_reason
+from .files import FileOps, read_head
+
+# A game of many rounds is a few kilobytes; a file far larger is not a game, and reading
+# all of it could exhaust a Pi's memory.
+MAX_BYTES = 1 << 20
+
+
+class Kind(enum.Enum):
+    MISSING = "missing"
+    USABLE = "usable"
+    CORRUPT = "corrupt"  # read, but not a game that replays
+    UNREADABLE = "unreadable"  # there, but the OS will not give its bytes
+    NOT_A_FILE = "not a file"  # a folder (or a device, a pipe) where the file should be
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    path: Path
+    kind: Kind
+    record: GameRecord | None = None
+    finished: bool = False
+    why: str = ""  # what is wrong, one line (or what is there instead of a file)
+
+    @property
+    def unusable(self) -> bool:
+        """A file is there that holds no usable game and may be moved, never overwritten."""
+        return self.kind in (Kind.CORRUPT, Kind.UNREADABLE)
+
+    def problem(self) -> str:
+        """What is wrong with the file, to follow its name in a message."""
+        if self.kind is Kind.CORRUPT:
+            return f"is not a usable game ({self.why})"
+        if self.kind is Kind.UNREADABLE:
+            return f"cannot be read ({self.why})"
+        if self.kind is Kind.NOT_A_FILE:
+            return f"is {self.why}, not a game file"
+        return "is missing"  # never asked of a usable file
+
+
+def examine(ops: FileOps, path: Path) -> Found:
+    """What ``path`` holds. Only reads: this works in a read-only folder."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return Found(path, Kind.MISSING)
+    except OSError as e:
+        return Found(path, Kind.UNREADABLE, why=os_reason(e))
+    if not stat.S_ISREG(mode):  # opening a pipe would wait forever
+        return Found(path, Kind.NOT_A_FILE, why="a folder" if stat.S_ISDIR(mode) else "a device")
+    try:
+        data = read_head(ops, path, MAX_BYTES)
+    except FileNotFoundError:  # removed since the look: as good as never there
+        return Found(path, Kind.MISSING)
+    except OSError as e:
+        return Found(path, Kind.UNREADABLE, why=os_reason(e))
+    if len(data) > MAX_BYTES:
+        return Found(path, Kind.CORRUPT, why=f"larger than {MAX_BYTES >> 20} MiB")
+    return _parse(path, data)
+
+
+def _parse(path: Path, data: bytes) -> Found:
+    try:
+        record = GameRecord.from_json(data)
+        finished = record.replay().finished
+    except (CompanionError, ValueError, RecursionError) as e:
+        return Found(path, Kind.CORRUPT, why=one_line(str(e), REASON_LIMIT))
+    return Found(path, Kind.USABLE, record, finished)

@@ -1,0 +1,269 @@
+"""The state directory: the game in progress, its previous version, later the history.
+
+The game file holds the record of the game in progress, written whole after every
+finished round; the backup holds the version before it. Selections in progress are
+never written: the record holds finished rounds only, so a hidden choice never leaves
+the table before the reveal.
+
+A save writes a temporary file and flushes it to the disk, turns the game file into
+the backup, renames the temporary file into the game file and flushes the folder. A
+pulled plug therefore leaves the new game, the old game, or (between the two renames)
+only the backup, which load() then uses: never half a record, never a round twice.
+
+A file that is not a usable game is never overwritten nor made the backup: the next
+save moves it aside (``game.bad.json``). The backup is replaced only by the usable game
+file that followed it. Saves trust that each record continues the game in the file:
+a new game's saves would push the old one out through the backup, so a caller starting
+a new game first calls set_aside(), which gives the old one a name of its own
+(``game-<time>.json``).
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from ..game.record import GameRecord
+from .errors import StorageError, one_line, os_reason
+from .files import FileOps, discard, write_synced
+from .found import Found, Kind, examine
+
+
+class Source(enum.Enum):
+    """Which file a loaded game came from."""
+
+    GAME = "game"
+    BACKUP = "backup"
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """The saved game, where it came from, and what the user should be told."""
+
+    record: GameRecord | None = None
+    source: Source | None = None
+    path: Path | None = None
+    finished: bool = False
+    messages: tuple[str, ...] = ()
+
+    @property
+    def unfinished(self) -> bool:
+        """A game to offer to resume."""
+        return self.record is not None and not self.finished
+
+
+STAMP = "%Y-%m-%dT%H-%M-%S"  # no colons: the name stays usable on a FAT card too
+
+
+class StateDir:
+    """The folder holding the game in progress (``game_file``) and its previous version.
+
+    ``ops`` and ``clock`` are seams: tests inject failing file operations and a fixed time.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        game_file: str = "game.json",
+        *,
+        ops: FileOps | None = None,
+        clock: Callable[[], datetime] = datetime.now,
+    ):
+        self.path = path
+        self.game_file = game_file
+        self.ops = ops or FileOps()
+        self.clock = clock
+        name = Path(game_file)
+        self._stem, self._suffix = name.stem, name.suffix
+        self.game = path / game_file
+        self.backup = path / f"{self._stem}.prev{self._suffix}"
+        self.temp = path / f"{game_file}.tmp"
+        self.notes: tuple[str, ...] = ()  # what the last save() or set_aside() did besides
+
+    def check(self) -> None:
+        """Refuse a game file name that is not a plain name, and a state folder that exists
+        and is not a folder (it is created on the first save). Call it at start, to say so
+        before anything runs; save() and set_aside() check too, load() only reports."""
+        name = self.game_file
+        if name in ("", ".", "..") or Path(name).name != name:
+            raise StorageError(f"the game file must be a plain file name, got {_quoted(name)}")
+        try:
+            mode = self.path.stat().st_mode
+        except FileNotFoundError:
+            return
+        except OSError as e:
+            raise StorageError(f"state folder {self.path}: {os_reason(e)}") from None
+        if not stat.S_ISDIR(mode):
+            raise StorageError(f"state folder {self.path} is a file, not a folder")
+
+    # --- reading ------------------------------------------------------------------------
+
+    def load(self) -> Loaded:
+        """The game in progress, from the game file or else the backup. Never writes, never
+        raises: what stands in the way is said in ``messages``."""
+        try:
+            self.check()
+        except StorageError as e:
+            return Loaded(messages=(str(e),))
+        game = examine(self.ops, self.game)
+        if game.kind is Kind.USABLE:
+            return _loaded(game, Source.GAME)
+        backup = examine(self.ops, self.backup)
+        if backup.kind is Kind.USABLE:
+            using = f"using the previous version {self.backup.name}"
+            return _loaded(backup, Source.BACKUP, f"{self.game} {game.problem()}; {using}")
+        if game.kind is Kind.MISSING:
+            if backup.kind is Kind.MISSING:
+                return Loaded()
+            return Loaded(messages=(f"{self.game} is missing; {self.backup} {backup.problem()}",))
+        if backup.kind is Kind.MISSING:
+            return Loaded(messages=(f"{self.game} {game.problem()}; there is no previous version",))
+        return Loaded(
+            messages=(f"{self.game} {game.problem()}", f"{self.backup} {backup.problem()}")
+        )
+
+    def has_unfinished(self) -> bool:
+        """Whether a game to resume is here (a new one would have to set it aside first)."""
+        return self.load().unfinished
+
+    # --- writing ------------------------------------------------------------------------
+
+    def save(self, record: GameRecord) -> None:
+        """Write ``record`` as the game, the game before it becoming the backup. A file that
+        cannot be used is moved aside first, never overwritten (said in ``notes``).
+
+        On failure a one-line StorageError is raised and the files are as they were; only
+        a failure after the first rename (the last rename, the folder's flush) leaves the
+        last game in the backup, or the new one unflushed, where load() finds it."""
+        doing = "cannot save the game"
+        self.notes = ()
+        self.check()
+        self._make_folder(doing)
+        game = self._look(self.game, doing)
+        backup = self._look(self.backup, doing) if game.kind is Kind.USABLE else None
+        self._write(self.temp, (record.to_json() + "\n").encode("utf-8"), doing)
+        notes: list[str] = []
+        try:
+            if game.unusable:  # never overwritten, and never made the backup
+                notes.append(self._move_aside(game, doing))
+            elif backup is not None:
+                if backup.unusable:
+                    notes.append(self._move_aside(backup, doing))
+                self._rename(self.game, self.backup, doing)
+            self._rename(self.temp, self.game, doing)
+        except StorageError:
+            discard(self.ops, self.temp)
+            raise
+        self._sync_folder(doing)
+        self.notes = tuple(notes)
+
+    def set_aside(self) -> Path | None:
+        """Move the game in progress (the one load() returns) to a new name of its own,
+        beside a new game, and return that name; None if there was none. Its previous
+        version goes with it (``<name>.prev<suffix>``): it may be another game entirely.
+        Files that are not usable games are moved aside as at a save (said in ``notes``)."""
+        doing = "cannot set the game aside"
+        self.notes = ()
+        self.check()
+        game = self._look(self.game, doing)
+        backup = self._look(self.backup, doing)
+        notes = [self._move_aside(found, doing) for found in (game, backup) if found.unusable]
+        current = _first_usable(game, backup)
+        kept = None
+        if current is not None:
+            kept, kept_backup = self._free_names("", ".prev")
+            # The backup first: a cut after it leaves the game file, the game in progress.
+            if current is game and backup.kind is Kind.USABLE:
+                self._rename(self.backup, kept_backup, doing)
+            self._rename(current.path, kept, doing)
+        if notes or kept is not None:
+            self._sync_folder(doing)
+        self.notes = tuple(notes)
+        return kept
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _look(self, path: Path, doing: str) -> Found:
+        """What ``path`` holds; a folder there is the user's and is never moved."""
+        found = examine(self.ops, path)
+        if found.kind is Kind.NOT_A_FILE:
+            raise StorageError(f"{doing}: {path} {found.problem()}")
+        return found
+
+    def _move_aside(self, found: Found, doing: str) -> str:
+        """Move an unusable file to a free ``<stem>.bad[-N]<suffix>``; say so."""
+        stem, suffix = _split(found.path.name)
+        (aside,) = _free(lambda n: (self.path / f"{stem}.bad{_counter(n)}{suffix}",))
+        self._rename(found.path, aside, doing)
+        return f"{found.path} {found.problem()}; kept as {aside.name}"
+
+    def _free_names(self, *tags: str) -> tuple[Path, ...]:
+        """Free names for a set-aside game, ``<stem>-<time>[-N]<tag><suffix>`` per tag."""
+        base = f"{self._stem}-{self.clock().strftime(STAMP)}"
+        return _free(
+            lambda n: tuple(self.path / f"{base}{_counter(n)}{t}{self._suffix}" for t in tags)
+        )
+
+    def _make_folder(self, doing: str) -> None:
+        try:
+            self.ops.make_dirs(self.path)
+        except OSError as e:
+            raise StorageError(f"{doing}: folder {self.path}: {os_reason(e)}") from None
+
+    def _write(self, path: Path, data: bytes, doing: str) -> None:
+        try:
+            write_synced(self.ops, path, data)
+        except OSError as e:
+            raise StorageError(f"{doing}: {path}: {os_reason(e)}") from None
+
+    def _rename(self, source: Path, target: Path, doing: str) -> None:
+        try:
+            self.ops.replace(source, target)
+        except OSError as e:
+            where = f"renaming {source} to {target.name}"
+            raise StorageError(f"{doing}: {where}: {os_reason(e)}") from None
+
+    def _sync_folder(self, doing: str) -> None:
+        try:
+            self.ops.fsync_dir(self.path)
+        except OSError as e:
+            raise StorageError(f"{doing}: folder {self.path}: {os_reason(e)}") from None
+
+
+def _loaded(found: Found, source: Source, *messages: str) -> Loaded:
+    return Loaded(found.record, source, found.path, found.finished, messages)
+
+
+def _first_usable(*found: Found) -> Found | None:
+    return next((f for f in found if f.kind is Kind.USABLE), None)
+
+
+def _split(name: str) -> tuple[str, str]:
+    path = Path(name)
+    return path.stem, path.suffix
+
+
+def _counter(n: int) -> str:
+    return "" if n == 1 else f"-{n}"
+
+
+def _free(names: Callable[[int], tuple[Path, ...]]) -> tuple[Path, ...]:
+    """The first ``names(n)`` (n = 1, 2, ...) of which none is taken. One process owns the
+    folder, so names free now are still free at the rename."""
+    n = 1
+    while any(map(_taken, names(n))):
+        n += 1
+    return names(n)
+
+
+def _taken(path: Path) -> bool:
+    return os.path.lexists(path)
+
+
+def _quoted(value: str) -> str:
+    return one_line(repr(value))
