@@ -26,6 +26,9 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
         return EXIT_NO_HARDWARE
     try:
         parts = _open(cfg)
+    except config_mod.ConfigError as e:  # a config mistake, never "no hardware"
+        err.write(f"companion run: {e}\n")
+        return EXIT_NO_HARDWARE
     except Exception as e:  # off a Pi: no display, no pins. Say so, point at simulate.
         reason = str(e) if isinstance(e, CompanionError) else f"{type(e).__name__}: {e}"
         err.write(
