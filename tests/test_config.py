@@ -1,30 +1,52 @@
-"""The config file: defaults, overrides, your own board, and clear errors."""
+"""The config file: defaults, layers, your own board, and one clear line for any mistake."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
+import re
+import signal
+import tomllib
+from pathlib import Path
 
 import pytest
 
 from companion.app import config
-from companion.app.device import run_command, setup_flow
+from companion.app.device import setup_flow
+from companion.app.loop import App
+from companion.cli.run import run_command
 from companion.game.boards import profile
 from companion.rules import Board, CompanionError
 
 OWN_RATES = [None, [3, 1], [3, 1]] + [[2, 1]] * 5 + [[3, 2]] * 8
+DOCS = Path(__file__).parent.parent / "docs"
+EXAMPLE = DOCS / "companion.example.toml"
 
 
-def write(tmp_path, text: str):
+def write(tmp_path, text: str) -> Path:
     path = tmp_path / "companion.toml"
     path.write_text(text)
     return path
+
+
+def mistake(path: Path, text: str) -> str:
+    """The message of the ConfigError that ``text`` in ``path`` raises."""
+    path.write_text(text)
+    with pytest.raises(config.ConfigError) as e:
+        config.load(path)
+    return str(e.value)
+
+
+# --- defaults and layers -------------------------------------------------------------
 
 
 def test_defaults_are_the_shipped_pin_map(tmp_path):
     cfg = config.load(write(tmp_path, ""))
     shipped = config.pin_map()
     assert cfg.pins.rows == tuple(shipped["rows"]) and cfg.pins.columns == tuple(shipped["columns"])
+    assert cfg.pins.buttons == shipped["buttons"] and cfg.pins.buzzer == shipped["buzzer"]["pin"]
+    assert cfg.pins == config.shipped_pins()
     assert cfg.display.controller == "ssd1306" and cfg.target == 30 and cfg.board == "standard"
 
 
@@ -34,48 +56,273 @@ def test_overrides(tmp_path):
             tmp_path,
             '[display]\ncontroller = "sh1106"\naddress = 0x3D\n'
             "[pins]\nrows = [5, 6, 13]\n"
-            f'[paths]\nstate = "{tmp_path}/g.json"\n',
+            f'[paths]\nstate_dir = "{tmp_path}/games"\n',
         )
     )
     assert cfg.display.controller == "sh1106" and cfg.display.address == 0x3D
-    assert cfg.pins.rows == (5, 6, 13) and str(cfg.state) == f"{tmp_path}/g.json"
+    assert cfg.display.rotate == 0  # the rest of [display] keeps its defaults
+    assert cfg.pins.rows == (5, 6, 13) and cfg.state == tmp_path / "games" / "game.json"
+
+
+def test_a_partial_table_changes_only_what_it_names(tmp_path):
+    cfg = config.load(write(tmp_path, "[pins.buttons]\nok = 14\n"))
+    assert cfg.pins.buttons == {"left": 20, "ok": 14, "right": 7}
+
+
+def test_a_list_replaces_the_whole_list(tmp_path):
+    cfg = config.load(write(tmp_path, "[pins]\nrows = [26, 16]\n"))
+    assert cfg.pins.rows == (26, 16)
+
+
+@pytest.mark.parametrize(
+    ("text", "pin"),
+    [
+        ("[pins]\nbuzzer = 14\n", 14),
+        ("[pins.buzzer]\npin = 14\n", 14),
+        ("[pins]\nbuzzer = false\n", None),
+    ],
+)
+def test_the_buzzer_as_a_pin_a_table_or_none(tmp_path, text, pin):
+    assert config.load(write(tmp_path, text)).pins.buzzer == pin
+
+
+def test_no_buzzer_frees_its_pin(tmp_path):
+    cfg = config.load(write(tmp_path, "[pins]\nbuzzer = false\nrows = [18, 5]\n"))
+    assert cfg.pins.rows == (18, 5) and cfg.pins.buzzer is None
+
+
+def test_the_example_file_is_valid_and_holds_the_defaults():
+    cfg = config.load(EXAMPLE)
+    assert cfg.source == EXAMPLE
+    assert dataclasses.replace(cfg, source=None) == config.defaults()
+
+
+def test_the_example_and_the_docs_name_every_key():
+    example = tomllib.loads(EXAMPLE.read_text("utf-8"))
+    docs = (DOCS / "config.md").read_text("utf-8")
+    for section, keys in config.SCHEMA.items():
+        assert f"## [{section}]" in docs
+        for key, spec in keys.items():
+            if key != "state":  # the older key, documented, not in the example
+                assert key in example[section], key
+            if isinstance(spec, dict):  # a table: its own heading
+                assert f"### [{section}.{key}]" in docs
+                assert all(f"`{k}`" in docs and k in example[section][key] for k in spec)
+            else:
+                assert f"`{key}`" in docs, key
+
+
+def test_the_docs_show_the_example_file():
+    docs = (DOCS / "config.md").read_text("utf-8")
+    shown = re.search(r"```toml\n(.*?)```", docs, re.DOTALL)
+    assert shown is not None
+    assert tomllib.loads(shown.group(1)) == tomllib.loads(EXAMPLE.read_text("utf-8"))
+
+
+# --- your own board --------------------------------------------------------------------
 
 
 def test_your_own_board_and_target_are_the_setup_defaults(tmp_path):
     (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
     cfg = config.load(write(tmp_path, f'[game]\nboard = "{tmp_path}/mine.json"\ntarget = 45\n'))
     flow = setup_flow(cfg)
-    assert flow.boards[flow.board] == Board.from_rates(OWN_RATES)
-    assert profile("standard") in flow.boards and flow.target == 45
+    assert flow.board == Board.from_rates(OWN_RATES)
+    assert profile("standard") in flow.settings.boards and flow.choice.target == 45
     winter = setup_flow(config.load(write(tmp_path, '[game]\nboard = "winter"\n')))
-    assert winter.boards[winter.board] == profile("winter")
+    assert winter.board == profile("winter")
+
+
+def test_a_relative_board_file_is_beside_the_config_file(tmp_path, monkeypatch):
+    (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
+    monkeypatch.chdir("/")
+    cfg = config.load(write(tmp_path, '[game]\nboard = "mine.json"\n'))
+    assert cfg.board == str(tmp_path / "mine.json")
+
+
+# --- paths -----------------------------------------------------------------------------
+
+
+def test_the_older_state_key_still_works(tmp_path):
+    cfg = config.load(write(tmp_path, f'[paths]\nstate = "{tmp_path}/dir/g.json"\n'))
+    assert cfg.state_dir == tmp_path / "dir" and cfg.game_file == "g.json"
+    assert cfg.state == tmp_path / "dir" / "g.json"
+
+
+def test_paths_expand_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert config.defaults().state_dir == tmp_path / ".local/share/santo-domingo"
+    cfg = config.load(write(tmp_path, '[paths]\nstate_dir = "~/sd"\n'))
+    assert cfg.state_dir == tmp_path / "sd" and cfg.game_file == "game.json"
+
+
+# --- which file ------------------------------------------------------------------------
+
+
+def test_the_first_default_file_that_exists_is_read(tmp_path, monkeypatch):
+    system, user = tmp_path / "etc.toml", tmp_path / "user.toml"
+    monkeypatch.setattr(config, "DEFAULT_PATHS", (system, user))
+    assert config.load().source is None  # neither exists: the packaged defaults
+    user.write_text("[game]\ntarget = 40\n")
+    assert config.load().target == 40
+    system.write_text("[game]\ntarget = 50\n")
+    assert config.load().target == 50 and config.load().source == system
+
+
+def test_an_explicit_file_must_exist(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "DEFAULT_PATHS", (write(tmp_path, ""),))
+    missing = tmp_path / "nowhere.toml"
+    with pytest.raises(CompanionError, match=f"^{missing}: cannot read: No such file"):
+        config.load(missing)
+
+
+# --- mistakes: one line, naming the file and the key -----------------------------------
+
+MISTAKES = [
+    # not TOML, wrong sections and keys
+    ("[display\n", "not valid TOML: "),
+    ("[gmae]\ntarget = 3\n", "[gmae]: unknown section (did you mean [game]?)"),
+    ("[game]\ntargte = 3\n", "[game] targte: unknown key (did you mean target?)"),
+    ("[display]\ncolour = 1\n", "[display] colour: unknown key (known: controller, "),
+    ("target = 3\n", "target: outside its section (put it under [game])"),
+    ("pins = 5\n", "[pins]: not a table (got 5)"),
+    ("[pins]\nbuttons = 5\n", "[pins.buttons]: not a table (got 5)"),
+    ("[pins.buzzer]\npni = 5\n", "[pins] buzzer.pni: unknown key (did you mean pin?)"),
+    # wrong types
+    ('[game]\ntarget = "many"\n', '[game] target: not a whole number (got "many")'),
+    ("[game]\ntarget = 30.0\n", "[game] target: not a whole number (got 30.0)"),
+    ("[display]\nrotate = true\n", "[display] rotate: not a whole number (got true)"),
+    ("[game]\nboard = 5\n", "[game] board: not text in quotes (got 5)"),
+    ('[pins]\nrows = "5, 6"\n', "[pins] rows: needs a list of 2 to 6 GPIO numbers, one a seat"),
+    ("[pins]\nrows = [5, true]\n", "[pins] rows[1]: not a GPIO number (got true)"),
+    ("[pins]\nbuzzer = true\n", "[pins] buzzer: not a GPIO number, nor false for no buzzer"),
+    ('[pins.buttons]\nok = "21"\n', '[pins.buttons] ok: not a GPIO number (got "21")'),
+    # out of range
+    ("[game]\ntarget = 0\n", "[game] target: not in 1..999 (got 0)"),
+    ("[game]\ntarget = 1000\n", "[game] target: not in 1..999 (got 1000)"),
+    ("[pins]\nrows = [5, -6]\n", "[pins] rows[1]: not in 0..27 (got -6)"),
+    ("[pins.buzzer]\npin = 28\n", "[pins] buzzer.pin: not in 0..27 (got 28)"),
+    ("[pins]\nrows = [5]\n", "[pins] rows: needs a list of 2 to 6 GPIO numbers, one a seat"),
+    ("[pins]\nrows = [5, 6, 13, 19, 26, 16, 14]\n", "[pins] rows: needs a list of 2 to 6"),
+    ("[pins]\ncolumns = [4, 17]\n", "[pins] columns: needs a list of 8 GPIO numbers, one a card"),
+    ('[game]\nlanguage = "xx"\n', '[game] language: not one of en (got "xx")'),
+    ('[display]\ncontroller = "sh1107"\n', "[display] controller: not one of ssd1306, sh1106 (did"),
+    ('[display]\ninterface = "usb"\n', '[display] interface: not one of i2c, spi (got "usb")'),
+    ("[display]\naddress = 0x80\n", "[display] address: not in 0..127 (got 128)"),
+    ("[display]\nrotate = 4\n", "[display] rotate: not in 0..3 (got 4)"),
+    ("[display]\nport = -1\n", "[display] port: not 0 or more (got -1)"),
+    # pins used twice, or held by the display's bus
+    ("[pins.buttons]\nok = 5\n", "[pins.buttons] ok: GPIO 5 is also [pins] rows[0] (got 5)"),
+    ("[pins]\nrows = [5, 5]\n", "[pins] rows[1]: GPIO 5 is also [pins] rows[0] (got 5)"),
+    # the key this file wrote is named, though the shipped one comes later
+    ("[pins]\nrows = [14, 20]\n", "[pins] rows[1]: GPIO 20 is also [pins.buttons] left (got 20)"),
+    ("[pins]\nbuzzer = 12\n", "[pins] buzzer: GPIO 12 is also [pins] columns[7] (got 12)"),
+    ("[pins]\nrows = [2, 5]\n", "[pins] rows[0]: GPIO 2 is the I2C display's SDA line (got 2)"),
+    ('[display]\ninterface = "spi"\n[pins.buttons]\nok = 10\n', "GPIO 10 is the SPI display's"),
+    # boards and paths
+    ('[game]\nboard = "standrad"\n', "[game] board: not a board name (standard, winter) and "),
+    ('[game]\nboard = "standrad"\n', '(did you mean standard?) (got "'),
+    ('[paths]\nstate = "/x/g.json"\nstate_dir = "/y"\n', "[paths] state: give state_dir or"),
+    ('[paths]\nstate = "/"\n', '[paths] state: names no file (got "/")'),
+    ('[paths]\nstate_dir = ""\n', '[paths] state_dir: not text in quotes (got "")'),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), MISTAKES)
+def test_a_mistake_is_one_line_naming_the_file_and_the_key(tmp_path, text, words):
+    path = tmp_path / "companion.toml"
+    message = mistake(path, text)
+    assert message.startswith(f"{path}: ") and words in message
+    assert "\n" not in message
+
+
+def test_a_value_shown_is_cut_to_80_characters(tmp_path):
+    message = mistake(tmp_path / "c.toml", f'[display]\ncontroller = "{"x" * 200}"\n')
+    shown = message.rpartition("(got ")[2]
+    assert shown.startswith('"xxx') and len(shown) == 80 + len(")")
+
+
+def test_a_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "companion.toml"
+    path.write_bytes(b'[game]\nlanguage = "\xe9"\n')
+    with pytest.raises(config.ConfigError, match=f"^{path}: not UTF-8 text: "):
+        config.load(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"\xff\xfe", "[game] board: not UTF-8 text"),
+        (b'{"trader_rates": [1, 2]}', "[game] board: trader space 0: expected null"),
+        (b"{", "[game] board: not valid JSON"),
+    ],
+)
+def test_a_board_file_is_checked_with_the_config(tmp_path, content, words):
+    (tmp_path / "mine.json").write_bytes(content)
+    message = mistake(tmp_path / "companion.toml", '[game]\nboard = "mine.json"\n')
+    assert message.startswith(f"{tmp_path / 'companion.toml'}: {words}")
+
+
+def test_a_state_dir_that_is_a_file(tmp_path):
+    (tmp_path / "taken").write_text("")
+    message = mistake(tmp_path / "c.toml", '[paths]\nstate_dir = "taken"\n')
+    assert (
+        message == f'{tmp_path}/c.toml: [paths] state_dir: not a directory (got "{tmp_path}/taken")'
+    )
+
+
+def test_a_pin_map_is_checked_whole():
+    buttons = {"left": 1, "ok": 2, "right": 3}
+    with pytest.raises(config.ConfigError, match=r"^mine: \[pins\] columns: missing$"):
+        config.pins_from({"rows": [5, 6], "buttons": buttons}, "mine")
+    twice = {"rows": [5, 6], "columns": [7, 8, 9, 10, 11, 12, 13, 1], "buttons": buttons}
+    with pytest.raises(config.ConfigError, match=r"^mine: \[pins.buttons\] left: GPIO 1 is also"):
+        config.pins_from(twice, "mine")
+    assert config.pins_from({**twice, "buttons": {**buttons, "left": 14}}).buttons["left"] == 14
+
+
+# --- companion run ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_display(monkeypatch):
+    """Records any attempt to open the display: the first part ``companion run`` opens."""
+    from companion.hw import display
+
+    opened = []
+    monkeypatch.setattr(display, "open_device", lambda *a, **k: opened.append(a))
+    return opened
 
 
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("[display\n", "not valid TOML"),
-        ("[display]\ncolour = 1\n", "unexpected keyword argument 'colour'"),
-        ('[game]\ntarget = "many"\n', "target must be a positive whole number, got 'many'"),
-        ("[pins]\ncolumns = [1, 2, 3]\n", "8 columns"),
+        ("[game]\ntarget = 0\n", "[game] target: not in 1..999 (got 0)"),
+        ('[game]\nboard = "summer"\n', "[game] board: not a board name"),
+        ("[pins.buttons]\nok = 5\n", "[pins.buttons] ok: GPIO 5 is also [pins] rows[0]"),
+        ('[display]\ncontroller = "ssd1309"\n', "[display] controller: not one of"),
     ],
 )
-def test_bad_configs(tmp_path, text, words):
-    with pytest.raises(config.ConfigError, match=words):
-        config.load(write(tmp_path, text))
-
-
-@pytest.mark.parametrize(
-    ("text", "words"),
-    [
-        ("[game]\ntarget = 0\n", "target must be a positive whole number"),
-        ('[game]\nboard = "summer"\n', "board in the config: summer: not a board name"),
-    ],
-)
-def test_run_says_what_is_wrong_in_one_line(tmp_path, text, words):
+def test_run_says_what_is_wrong_before_opening_anything(tmp_path, no_display, text, words):
     err = io.StringIO()
-    assert run_command(str(write(tmp_path, text)), err=err) == 2
-    assert err.getvalue().count("\n") == 1 and words in err.getvalue()
+    path = write(tmp_path, text)
+    assert run_command(str(path), err=err) == 2
+    assert err.getvalue().startswith(f"companion run: {path}: {words}")
+    assert err.getvalue().count("\n") == 1 and "hardware" not in err.getvalue()
+    assert no_display == []
+
+
+def test_run_never_calls_a_config_error_missing_hardware(tmp_path, monkeypatch):
+    from companion.hw import display
+
+    def refuse(*args, **options):
+        raise config.ConfigError("companion.toml: [display] port: not on this Pi (got 7)")
+
+    monkeypatch.setattr(display, "open_device", refuse)
+    err = io.StringIO()
+    assert run_command(str(write(tmp_path, "")), err=err) == 2
+    assert (
+        err.getvalue() == "companion run: companion.toml: [display] port: not on this Pi (got 7)\n"
+    )
 
 
 def test_run_without_hardware_points_at_simulate(tmp_path):
@@ -85,23 +332,14 @@ def test_run_without_hardware_points_at_simulate(tmp_path):
     assert "companion simulate" in err.getvalue()
 
 
-def test_missing_config_file(tmp_path):
-    with pytest.raises(CompanionError, match="cannot read"):
-        config.load(tmp_path / "nowhere.toml")
-
-
-def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch):
-    """``companion run``'s parts, wired from the config, on MockFactory pins and a fake
-    panel in place of the I2C display."""
+@pytest.fixture
+def mock_hardware(monkeypatch):
+    """MockFactory pins and a fake panel in place of the display; SIGTERM left alone."""
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
-    from companion.app import device as device_mod
     from companion.hw import display
     from companion.hw.display import fake_device
-    from companion.hw.simmatrix import SimulatedMatrix
-    from companion.table.events import PadDown
-    from companion.table.flow import Phase
 
     panels = []
 
@@ -111,45 +349,51 @@ def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch):
         return dev
 
     monkeypatch.setattr(display, "open_device", fake_open)
+    monkeypatch.setattr(signal, "signal", lambda *a: None)
     factory = MockFactory()
     monkeypatch.setattr(Device, "pin_factory", factory)
+    yield factory, panels
+    factory.reset()
+
+
+def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch, mock_hardware):
+    """``companion run``'s parts, wired from the config, on MockFactory pins and a fake
+    panel in place of the I2C display."""
+    from companion.hw.simmatrix import SimulatedMatrix
+    from companion.table.events import PadDown
+    from companion.table import Phase
+
+    factory, panels = mock_hardware
     (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
-    cfg = config.load(
-        write(
-            tmp_path,
-            f'[display]\ncontroller = "sh1106"\n[game]\nboard = "{tmp_path}/mine.json"\n'
-            f'target = 45\n[paths]\nstate = "{tmp_path}/game.json"\n',
-        )
+    path = write(
+        tmp_path,
+        '[display]\ncontroller = "sh1106"\n[game]\nboard = "mine.json"\n'
+        'target = 45\n[paths]\nstate_dir = "."\n',
     )
-    SimulatedMatrix(factory, cfg.pins.rows, cfg.pins.columns)
-    _, app, closers = device_mod._open(cfg)
-    try:
-        assert app.flow.phase is Phase.JOIN and app.flow.target == 45
-        assert app.flow.boards[app.flow.board] == Board.from_rates(OWN_RATES)
+    pins = config.shipped_pins()
+    SimulatedMatrix(factory, pins.rows, pins.columns)
+    seen = []
+
+    def run(app):  # in place of the event loop: look at the app run_command built
+        assert app.flow.phase is Phase.JOIN and app.flow.choice.target == 45
+        assert app.flow.board == Board.from_rates(OWN_RATES)
         app.refresh()
         app.handle(PadDown(0, 3))
         app.handle(PadDown(1, 3))
-        assert app.flow.pads == (0, 1)
-        assert panels[0].controller == "sh1106" and panels[0].image().getbbox() is not None
-    finally:
-        for close in closers:
-            close()
-        factory.reset()
+        seen.append(app.flow.pads)
+
+    monkeypatch.setattr(App, "run", run)
+    assert run_command(str(path), err=io.StringIO()) == 0
+    assert seen == [(0, 1)]
+    assert panels[0].controller == "sh1106" and panels[0].image().getbbox() is not None
 
 
-def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch):
-    from gpiozero import Device
-    from gpiozero.exc import GPIOPinInUse
-    from gpiozero.pins.mock import MockFactory
+def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch, mock_hardware):
+    from gpiozero import Button
 
-    from companion.app import device as device_mod
-    from companion.hw import display
-    from companion.hw.display import fake_device
     from companion.hw.matrix import PadMatrix
 
-    monkeypatch.setattr(display, "open_device", lambda *a, **k: fake_device()[0])
-    factory = MockFactory()
-    monkeypatch.setattr(Device, "pin_factory", factory)
+    factory, _ = mock_hardware
     closed = []
     close = PadMatrix.close
 
@@ -158,9 +402,11 @@ def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch):
         close(matrix)
 
     monkeypatch.setattr(PadMatrix, "close", recording_close)
-    # The ◀ button asks for GPIO 5, which the pads' first row already holds.
-    cfg = config.load(write(tmp_path, "[pins.buttons]\nleft = 5\nok = 21\nright = 7\n"))
-    with pytest.raises(GPIOPinInUse):
-        device_mod._open(cfg)
+    monkeypatch.setattr(App, "run", lambda app: None)  # should the parts all open after all
+    # Something else already holds the ◀ button's GPIO: opening the buttons fails.
+    holder = Button(config.shipped_pins().buttons["left"], pin_factory=factory)
+    err = io.StringIO()
+    assert run_command(str(write(tmp_path, "")), err=err) == 2
+    assert "the hardware is not here (GPIOPinInUse" in err.getvalue()
     assert len(closed) == 1  # the pad matrix, opened first, was closed again
-    factory.reset()
+    holder.close()

@@ -1,35 +1,45 @@
-"""Configuration: the pin map (data) and a TOML file of settings; options override both.
+"""Configuration: the packaged defaults, then one TOML file of settings, every value checked.
 
-[display]
-controller = "ssd1306"   # or "sh1106"
-interface = "i2c"        # or "spi"
-port = 1
-address = 0x3C
-rotate = 0               # 0..3, quarter turns
+Layers, lowest first: the packaged defaults (``SCHEMA``'s defaults and the shipped pin map
+``data/pins.toml``) < the config file (``--config FILE``, else the first of
+``DEFAULT_PATHS`` that exists) < later: settings saved on the device < command-line
+options. ``docs/config.md`` describes every key; ``docs/companion.example.toml`` is a
+complete example.
 
-[game]
-board = "standard"       # a profile name, or the path of a {"trader_rates": [...]} file
-target = 30
-language = "en"
-
-[pins]                   # any entry of the pin map (companion/data/pins.toml)
-rows = [5, 6, 13, 19, 26, 16]
+``SCHEMA`` is the one description of the file: sections, keys, their kinds (type and
+range) and defaults. A table in a layer changes only the keys it names; a list (rows,
+columns) replaces the whole list. Every mistake is one ``ConfigError`` line naming the
+file, the key and why: ``companion.toml: [game] target: not in 1..999 (got 0)``.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import tomllib
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from ..game.boards import named_board, profile_names
 from ..rules import CompanionError
+from ..ui.catalog import languages
 
-STATE = Path("~/.local/share/santo-domingo/game.json")  # the game in progress
 DEFAULT_PATHS = (
     Path("/etc/santo-domingo/companion.toml"),
     Path("~/.config/santo-domingo/companion.toml"),
 )
+GAME_FILE = "game.json"  # the game in progress, inside [paths] state_dir
+SHOWN = 80  # a value echoed in a message is cut to this many characters
+
+CONTROLLERS = ("ssd1306", "sh1106")  # the OLED drivers companion.hw.display opens
+INTERFACES = ("i2c", "spi")
+# The GPIOs a display's bus holds (BCM numbers): no pad, button or buzzer may use them.
+BUS_PINS = {
+    "i2c": {2: "SDA", 3: "SCL"},
+    "spi": {8: "CE0", 9: "MISO", 10: "MOSI", 11: "SCLK"},
+}
 
 
 class ConfigError(CompanionError, ValueError):
@@ -38,79 +48,488 @@ class ConfigError(CompanionError, ValueError):
 
 @dataclass(frozen=True)
 class Pins:
-    rows: tuple[int, ...]
-    columns: tuple[int, ...]
-    buttons: dict[str, int]
-    buzzer: int | None = None
+    rows: tuple[int, ...]  # one GPIO a seat, P1 first
+    columns: tuple[int, ...]  # one GPIO a card value, 1 (Captain) .. 8 (Beggar)
+    buttons: dict[str, int]  # "left", "ok", "right"
+    buzzer: int | None = None  # None: no buzzer, beeps are silent
 
 
 @dataclass(frozen=True)
 class Display:
-    controller: str = "ssd1306"
-    interface: str = "i2c"
-    port: int = 1
-    address: int = 0x3C
-    rotate: int = 0
+    controller: str
+    interface: str
+    port: int
+    address: int
+    rotate: int
 
 
 @dataclass(frozen=True)
 class Config:
     pins: Pins
-    display: Display = field(default_factory=Display)
-    board: str = "standard"
-    target: int = 30
-    language: str = "en"
-    state: Path = field(default_factory=lambda: STATE.expanduser())
+    display: Display
+    board: str  # a profile name, or the path of a rates file
+    target: int
+    language: str
+    state_dir: Path  # holds the game in progress, its backup, later the history
+    game_file: str = GAME_FILE
+    source: Path | None = None  # the config file read; None: the packaged defaults alone
+
+    @property
+    def state(self) -> Path:
+        """The file of the game in progress."""
+        return self.state_dir / self.game_file
+
+
+# ---------------------------------------------------------------------------
+# Kinds of values: each takes a value as TOML gives it and returns it checked (and
+# converted), or raises _Wrong saying why not. The walker adds the file and the key.
+
+
+class _Wrong(Exception):
+    """Why a value is refused. ``at`` continues the key's name (``[2]``, ``.pin``) when the
+    fault is inside the value; ``value`` is then the part at fault."""
+
+    def __init__(self, why: str, at: str = "", value: object = None, *, show: bool = True):
+        super().__init__(why)
+        self.why, self.at, self.value, self.show = why, at, value, show
+
+
+@dataclass(frozen=True)
+class Whole:
+    """An integer in ``low..high`` (no upper bound when ``high`` is None)."""
+
+    low: int
+    high: int | None = None
+    what: str = "a whole number"
+
+    def __call__(self, value: object) -> int:
+        if type(value) is not int:  # bool is an int to Python; true is not a number here
+            raise _Wrong(f"not {self.what}")
+        if value < self.low or (self.high is not None and value > self.high):
+            bound = (
+                f"in {self.low}..{self.high}" if self.high is not None else f"{self.low} or more"
+            )
+            raise _Wrong(f"not {bound}")
+        return value
+
+
+PIN = Whole(0, 27, "a GPIO number")  # BCM numbers of the 40-pin header
+
+
+@dataclass(frozen=True)
+class Name:
+    """One of a list of names; ``known`` is called each time (the catalog may grow)."""
+
+    known: Callable[[], Sequence[str]]
+
+    def __call__(self, value: object) -> str:
+        names = list(self.known())
+        if not isinstance(value, str):
+            raise _Wrong(f"not a name in quotes (one of {', '.join(names)})")
+        if value not in names:
+            raise _Wrong(f"not one of {', '.join(names)}{_did_you_mean(value, names)}")
+        return value
+
+
+def text(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _Wrong("not text in quotes")
+    return value
+
+
+def path(value: object) -> Path:
+    """A path; ``~`` is expanded, and a relative one is relative to the config file."""
+    return Path(text(value)).expanduser()
+
+
+def board(value: object) -> str | Path:
+    """A board profile's name, or the path of a file of your own board's rates."""
+    name = text(value)
+    return name if name in profile_names() else path(name)
+
+
+@dataclass(frozen=True)
+class PinList:
+    """A list of ``low..high`` GPIOs; ``what`` says what one entry is for. (That no GPIO
+    is used twice is checked once the layers are merged.)"""
+
+    low: int
+    high: int
+    what: str
+
+    def __call__(self, value: object) -> tuple[int, ...]:
+        count = f"{self.low}" if self.low == self.high else f"{self.low} to {self.high}"
+        if not isinstance(value, list) or not self.low <= len(value) <= self.high:
+            raise _Wrong(f"needs a list of {count} GPIO numbers, one {self.what}")
+        for i, pin in enumerate(value):
+            try:
+                PIN(pin)
+            except _Wrong as e:
+                raise _Wrong(e.why, f"[{i}]", pin) from None
+        return tuple(value)
+
+
+def buzzer(value: object) -> int | None:
+    """``buzzer = 18``, ``[pins.buzzer] pin = 18``, or ``buzzer = false`` for none."""
+    if value is False:
+        return None
+    if isinstance(value, dict):
+        for key in value:
+            if key != "pin":
+                raise _Wrong(f"unknown key{_did_you_mean(key, ['pin'])}", f".{key}", show=False)
+        if "pin" not in value:
+            raise _Wrong("missing", ".pin", show=False)
+        try:
+            return PIN(value["pin"])
+        except _Wrong as e:
+            raise _Wrong(e.why, ".pin", value["pin"]) from None
+    try:
+        return PIN(value)
+    except _Wrong:
+        raise _Wrong("not a GPIO number, nor false for no buzzer") from None
+
+
+# ---------------------------------------------------------------------------
+# The schema: the whole file as data.
+
+REQUIRED = object()  # no default: the shipped pin map must give it
+
+
+@dataclass(frozen=True)
+class Key:
+    kind: Callable[[object], object]
+    default: object = None  # None: optional, absent unless given
+
+
+Schema = dict[str, "Key | Schema"]
+
+SCHEMA: Schema = {
+    "display": {
+        "controller": Key(Name(lambda: CONTROLLERS), "ssd1306"),
+        "interface": Key(Name(lambda: INTERFACES), "i2c"),
+        "port": Key(Whole(0), 1),
+        "address": Key(Whole(0, 0x7F), 0x3C),
+        "rotate": Key(Whole(0, 3), 0),
+    },
+    "game": {
+        "board": Key(board, "standard"),
+        "target": Key(Whole(1, 999), 30),
+        "language": Key(Name(languages), "en"),
+    },
+    "pins": {
+        "rows": Key(PinList(2, 6, "a seat"), REQUIRED),
+        "columns": Key(PinList(8, 8, "a card value"), REQUIRED),
+        "buttons": {
+            "left": Key(PIN, REQUIRED),
+            "ok": Key(PIN, REQUIRED),
+            "right": Key(PIN, REQUIRED),
+        },
+        "buzzer": Key(buzzer),
+    },
+    "paths": {
+        "state_dir": Key(path, "~/.local/share/santo-domingo"),
+        "state": Key(path),  # before state_dir: the game file itself; still read
+    },
+}
+
+
+# ---------------------------------------------------------------------------
+# Reading and checking the layers.
+
+
+@dataclass(frozen=True)
+class _Layer:
+    name: str  # how messages name it: the file's path
+    rank: int  # a higher rank overrides a lower one
+    folder: Path | None = None  # its relative paths are relative to this folder
+
+    def error(self, label: str, why: str, *value: object) -> ConfigError:
+        got = f" (got {_shown(value[0])})" if value else ""
+        return ConfigError(f"{self.name}: {label}: {why}{got}")
 
 
 def pin_map() -> dict:
-    text = resources.files("companion").joinpath("data/pins.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    """The shipped pin map as TOML holds it (``data/pins.toml``)."""
+    return tomllib.loads(_shipped_pin_file().read_text("utf-8"))
 
 
-def pins_from(data: dict) -> Pins:
-    """Pins from a pin map as TOML holds it (``data/pins.toml``, or ``[pins]``)."""
-    return Pins(
-        rows=tuple(data["rows"]),
-        columns=tuple(data["columns"]),
-        buttons=dict(data["buttons"]),
-        buzzer=data.get("buzzer", {}).get("pin"),
-    )
+def pins_from(data: dict, source: str = "pin map") -> Pins:
+    """Pins from a whole pin map as TOML holds it (``data/pins.toml``), checked."""
+    layer = _Layer(source, 0)
+    checked = _check_table(data, SCHEMA["pins"], ("pins",), layer)
+    _complete(checked, SCHEMA["pins"], ("pins",), layer)
+    pins = _pins(checked)
+    _no_pin_twice(pins, dict.fromkeys(_leaves({"pins": checked}), layer))
+    return pins
 
 
 def shipped_pins() -> Pins:
-    return pins_from(pin_map())
+    return pins_from(pin_map(), str(_shipped_pin_file()))
+
+
+def find_file(path: Path | None = None) -> Path | None:
+    """The config file to read: ``path`` if given, else the first of ``DEFAULT_PATHS``
+    that exists, else None (the packaged defaults alone)."""
+    if path is not None:
+        return path
+    return next((p.expanduser() for p in DEFAULT_PATHS if p.expanduser().exists()), None)
+
+
+def defaults() -> Config:
+    """The packaged defaults alone: no config file read."""
+    return _config(None)
 
 
 def load(path: Path | None = None) -> Config:
-    """The shipped defaults, then ``path`` (or the first default path that exists)."""
-    data: dict = {}
-    paths = [path] if path is not None else [p.expanduser() for p in DEFAULT_PATHS]
-    for candidate in paths:
-        if candidate.exists() or path is not None:
-            data = _read(candidate)
-            break
-    pins = {**pin_map(), **data.get("pins", {})}
-    try:
-        config = Config(
-            pins=pins_from(pins),
-            display=Display(**data.get("display", {})),
-            **data.get("game", {}),
-            **{k: Path(v).expanduser() for k, v in data.get("paths", {}).items()},
-        )
-    except (TypeError, KeyError) as e:
-        raise ConfigError(f"{path or 'configuration'}: {e}") from None
-    if len(config.pins.columns) != 8 or not 2 <= len(config.pins.rows) <= 6:
-        raise ConfigError("the pin map needs 8 columns (cards) and 2 to 6 rows (seats)")
-    if type(config.target) is not int or config.target < 1:
-        raise ConfigError(f"[game] target must be a positive whole number, got {config.target!r}")
+    """The packaged defaults, then ``path`` (which must exist) or the first default path
+    that exists; every value checked before anything uses it."""
+    return _config(find_file(path))
+
+
+def _config(file: Path | None) -> Config:
+    layers = _packaged()
+    if file is not None:
+        layer = _Layer(str(file), len(layers), file.parent)
+        layers.append((layer, _check_table(_read(file), SCHEMA, (), layer)))
+    merged: dict = {}
+    origins: dict[tuple[str, ...], _Layer] = {}
+    for layer, data in layers:
+        merged = _merge(merged, data)
+        origins.update(dict.fromkeys(_leaves(data), layer))
+    config = _build(merged, origins, file)
+    for check in CHECKS:
+        check(config, origins)
     return config
 
 
-def _read(path: Path) -> dict:
+def _packaged() -> list[tuple[_Layer, dict]]:
+    """The lowest layers: the schema's defaults, and the shipped pin map."""
+    base = _Layer("the packaged defaults", 0)
+    pin_file = _Layer(str(_shipped_pin_file()), 1)
+    pins = _check_table(pin_map(), SCHEMA["pins"], ("pins",), pin_file)
+    _complete(pins, SCHEMA["pins"], ("pins",), pin_file)
+    return [(base, _check_table(_defaults(SCHEMA), SCHEMA, (), base)), (pin_file, {"pins": pins})]
+
+
+def _shipped_pin_file():
+    return resources.files("companion").joinpath("data/pins.toml")
+
+
+def _read(file: Path) -> dict:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        data = file.read_bytes()
     except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+        raise ConfigError(f"{file}: cannot read: {e.strerror}") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{file}: not UTF-8 text: {e.reason} at byte {e.start}") from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        raise ConfigError(f"{file}: not valid TOML: {e}") from None
+
+
+def _defaults(schema: Schema) -> dict:
+    """The schema's defaults, shaped like a config file."""
+    found: dict = {}
+    for name, spec in schema.items():
+        if isinstance(spec, dict):
+            found[name] = _defaults(spec)
+        elif spec.default is not None and spec.default is not REQUIRED:
+            found[name] = spec.default
+    return found
+
+
+def _check_table(data: object, schema: Schema, at: tuple[str, ...], layer: _Layer) -> dict:
+    """``data`` checked against ``schema``: every key known, every value of its kind."""
+    if not isinstance(data, dict):
+        raise layer.error(_label(at), "not a table", data)
+    checked: dict = {}
+    for name, value in data.items():
+        spec = schema.get(name)
+        if spec is None:
+            raise _unknown(name, schema, at, layer)
+        if isinstance(spec, dict):
+            checked[name] = _check_table(value, spec, (*at, name), layer)
+        else:
+            checked[name] = _check_value(spec, value, _label(at, name), layer)
+    return checked
+
+
+def _check_value(spec: Key, value: object, label: str, layer: _Layer) -> object:
+    try:
+        checked = spec.kind(value)
+    except _Wrong as e:
+        shown = (value if not e.at else e.value,) if e.show else ()
+        raise layer.error(label + e.at, e.why, *shown) from None
+    if isinstance(checked, Path) and not checked.is_absolute() and layer.folder is not None:
+        checked = layer.folder / checked  # relative to the file, not to where the service runs
+    return checked
+
+
+def _unknown(name: str, schema: Schema, at: tuple[str, ...], layer: _Layer) -> ConfigError:
+    if at:
+        known = list(schema)
+        hint = _did_you_mean(name, known) or f" (known: {', '.join(known)})"
+        return layer.error(_label(at, name), f"unknown key{hint}")
+    homes = [s for s, keys in schema.items() if isinstance(keys, dict) and name in keys]
+    if homes:  # a key written above every section header
+        return layer.error(name, f"outside its section (put it under [{homes[0]}])")
+    hint = _did_you_mean(name, list(schema), "[{}]") or f" (known: {', '.join(schema)})"
+    return layer.error(f"[{name}]", f"unknown section{hint}")
+
+
+def _complete(data: dict, schema: Schema, at: tuple[str, ...], layer: _Layer) -> None:
+    """Every key without a default is in ``data``."""
+    for name, spec in schema.items():
+        if isinstance(spec, dict):
+            _complete(data.get(name, {}), spec, (*at, name), layer)
+        elif spec.default is REQUIRED and name not in data:
+            raise layer.error(_label(at, name), "missing")
+
+
+def _merge(low: dict, high: dict) -> dict:
+    """``high`` over ``low``: tables merge key by key, any other value replaces."""
+    merged = dict(low)
+    for name, value in high.items():
+        below = merged.get(name)
+        both_tables = isinstance(below, dict) and isinstance(value, dict)
+        merged[name] = _merge(below, value) if both_tables else value
+    return merged
+
+
+def _leaves(data: dict, at: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    for name, value in data.items():
+        if isinstance(value, dict):
+            yield from _leaves(value, (*at, name))
+        else:
+            yield (*at, name)
+
+
+def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | None) -> Config:
+    game, paths = merged["game"], merged["paths"]
+    state_dir, game_file = paths["state_dir"], GAME_FILE
+    if "state" in paths:  # the older key: the game file itself
+        state = origins[("paths", "state")]
+        if origins[("paths", "state_dir")] is state:
+            raise state.error("[paths] state", "give state_dir or state, not both")
+        if not paths["state"].name:
+            raise state.error("[paths] state", "names no file", str(paths["state"]))
+        state_dir, game_file = paths["state"].parent, paths["state"].name
+    return Config(
+        pins=_pins(merged["pins"]),
+        display=Display(**merged["display"]),
+        board=str(game["board"]),
+        target=game["target"],
+        language=game["language"],
+        state_dir=state_dir,
+        game_file=game_file,
+        source=file,
+    )
+
+
+def _pins(data: dict) -> Pins:
+    return Pins(
+        rows=data["rows"],
+        columns=data["columns"],
+        buttons=dict(data["buttons"]),
+        buzzer=data.get("buzzer"),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Checks of values together, after the layers are merged.
+
+
+def _pin_uses(pins: Pins) -> Iterator[tuple[tuple[str, ...], str, int]]:
+    """Every GPIO the pins use: (the key in the layers, its label, the GPIO)."""
+    for name in ("rows", "columns"):
+        for i, pin in enumerate(getattr(pins, name)):
+            yield ("pins", name), f"[pins] {name}[{i}]", pin
+    for name, pin in pins.buttons.items():
+        yield ("pins", "buttons", name), f"[pins.buttons] {name}", pin
+    if pins.buzzer is not None:
+        yield ("pins", "buzzer"), "[pins] buzzer", pins.buzzer
+
+
+def _distinct_pins(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
+    _no_pin_twice(config.pins, origins)
+
+
+def _no_pin_twice(pins: Pins, origins: dict[tuple[str, ...], _Layer]) -> None:
+    seen: dict[int, tuple[str, _Layer]] = {}
+    for key, label, pin in _pin_uses(pins):
+        if pin in seen:
+            first, first_layer = seen[pin]
+            if first_layer.rank > origins[key].rank:  # blame the file that made it clash
+                raise first_layer.error(first, f"GPIO {pin} is also {label}", pin)
+            raise origins[key].error(label, f"GPIO {pin} is also {first}", pin)
+        seen[pin] = label, origins[key]
+
+
+def _bus_pins_free(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
+    bus = config.display.interface
+    for key, label, pin in _pin_uses(config.pins):
+        if pin in BUS_PINS[bus]:
+            layer = max(origins[key], origins[("display", "interface")], key=lambda x: x.rank)
+            line = BUS_PINS[bus][pin]
+            raise layer.error(label, f"GPIO {pin} is the {bus.upper()} display's {line} line", pin)
+
+
+def _board_readable(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
+    """A board file is read now, so that a wrong one is said before anything opens."""
+    if config.board in profile_names():
+        return
+    layer = origins[("game", "board")]
+    try:
+        named_board(config.board, "")
+    except CompanionError as e:  # "<where> <value>: why"; the file and key say where
+        why = str(e).removeprefix(f" {config.board}: ")
+        if not Path(config.board).exists():  # a misspelt profile name, most likely
+            why += _did_you_mean(Path(config.board).name, profile_names())
+        raise layer.error("[game] board", why, config.board) from None
+    except ValueError:  # a file that is not UTF-8 text
+        raise layer.error("[game] board", "not UTF-8 text", config.board) from None
+
+
+def _state_dir_usable(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
+    if config.state_dir.exists() and not config.state_dir.is_dir():
+        key = "state" if ("paths", "state") in origins else "state_dir"
+        raise origins[("paths", key)].error(
+            f"[paths] {key}", "not a directory", str(config.state_dir)
+        )
+
+
+CHECKS = (_distinct_pins, _bus_pins_free, _board_readable, _state_dir_usable)
+
+
+# ---------------------------------------------------------------------------
+# Words.
+
+
+def _label(at: tuple[str, ...], name: str | None = None) -> str:
+    """How a message names a key: ``[pins.buttons] ok``, or a section: ``[pins]``."""
+    section = f"[{'.'.join(at)}]"
+    return section if name is None else f"{section} {name}"
+
+
+def _did_you_mean(word: str, choices: Sequence[str], form: str = "{}") -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {form.format(close[0])}?)" if close else ""
+
+
+def _shown(value: object) -> str:
+    """A value as TOML writes it, on one line, cut to ``SHOWN`` characters."""
+    written = _toml(value)
+    return written if len(written) <= SHOWN else written[: SHOWN - 1] + "…"
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # quoted, newlines escaped
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    return str(value)

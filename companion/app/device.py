@@ -6,7 +6,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 from ..game.boards import named_board, profile, profile_names
-from ..hw.display import open_device
+from ..hw import display
 from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
 from ..ui.catalog import catalog
@@ -28,7 +28,7 @@ def setup_flow(cfg: Config) -> Flow:
 def open_table(stack: ExitStack, cfg: Config, report: Report) -> Assembled:
     """Every part of the device, opened on ``stack``, and the app wired to them."""
     d = cfg.display
-    luma = open_device(d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate)
+    luma = display.open_device(d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate)
     store = StateDir(cfg.state_dir, cfg.game_file)
     flow = power_on(setup_flow(cfg), store, report)
     parts = Parts(cfg.pins, luma)

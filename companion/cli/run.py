@@ -7,7 +7,7 @@ from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import TextIO
 
-from ..app.config import load
+from ..app.config import ConfigError, load
 from ..app.device import open_table, setup_flow
 from ..app.loop import STOP
 from ..rules import CompanionError
@@ -32,7 +32,7 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
     with ExitStack() as stack:
         try:
             table = open_table(stack, cfg, report)
-        except CompanionError as e:
+        except ConfigError as e:  # a config mistake, never "no hardware"
             err.write(f"companion run: {e}\n")
             return EXIT_BAD_INPUT
         except Exception as e:  # off a Pi: no display, no pins. Say so, point at simulate.
