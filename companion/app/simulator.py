@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from queue import SimpleQueue
 
-from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
 from ..game.boards import profile, profile_names
@@ -27,6 +26,7 @@ from ..hw.buttons import Beeper, HostButtons
 from ..hw.display import Oled, fake_device
 from ..hw.matrix import PadMatrix
 from ..hw.simmatrix import SimulatedMatrix
+from ..hw.simpins import SimFactory
 from ..rules import Board, CompanionError
 from ..storage.games import GameStore
 from ..table.events import Event, HostKey
@@ -120,7 +120,7 @@ class Simulator:
     def _wire(self, controller: str) -> None:
         """The parts, on mock pins laid out like the shipped pin map."""
         pins = config_mod.shipped_pins()
-        self.factory = MockFactory()
+        self.factory = SimFactory()
         self.wiring = SimulatedMatrix(self.factory, pins.rows, pins.columns)
         self.events: SimpleQueue[Event] = SimpleQueue()
         self.pads = PadMatrix(pins.rows, pins.columns, self.events, pin_factory=self.factory)

@@ -1,4 +1,4 @@
-"""A pad matrix made of gpiozero's own mock pins, wired like the real diode matrix.
+"""A pad matrix made of mock pins, wired like the real diode matrix.
 
 The simulator and the tests press keys here; ``PadMatrix`` reads them through the
 very same pins it uses on a Pi. A column reads low only while its row is driven
@@ -13,12 +13,14 @@ import threading
 import time
 from collections.abc import Sequence
 
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockFactory
+
+from .simpins import SimPin
 
 Key = tuple[int, int]  # (seat, card)
 
 
-class _RowPin(MockPin):
+class _RowPin(SimPin):
     """A row line: when its level changes, the matrix recomputes the columns."""
 
     def __init__(self, factory, info, matrix: SimulatedMatrix):
@@ -36,7 +38,7 @@ class _RowPin(MockPin):
         return self._function == "output" and not self._state
 
 
-class _ColumnPin(MockPin):
+class _ColumnPin(SimPin):
     """A column line with a pull-up; counts how often it is read."""
 
     def __init__(self, factory, info, matrix: SimulatedMatrix):
