@@ -81,7 +81,9 @@ def _open(cfg: config_mod.Config):
         d = cfg.display
         options = {"port": d.port, "address": d.address, "rotate": d.rotate}
         oled = Oled(open_device(d.controller, d.interface, **options), on_error=report)
-        closers.append(PadMatrix(cfg.pins.rows, cfg.pins.columns, events).close)
+        pads = PadMatrix(cfg.pins.rows, cfg.pins.columns)
+        closers.append(pads.close)
+        pads.start(events.put)
         closers.append(HostButtons(cfg.pins.buttons, events).close)
         beeper = Beeper(cfg.pins.buzzer)
         closers.append(beeper.close)

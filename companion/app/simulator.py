@@ -123,7 +123,8 @@ class Simulator:
         self.factory = SimFactory()
         self.wiring = SimulatedMatrix(self.factory, pins.rows, pins.columns)
         self.events: SimpleQueue[Event] = SimpleQueue()
-        self.pads = PadMatrix(pins.rows, pins.columns, self.events, pin_factory=self.factory)
+        self.pads = PadMatrix(pins.rows, pins.columns, pin_factory=self.factory)
+        self.pads.start(self.events.put)
         self.buttons = HostButtons(
             pins.buttons, self.events, pin_factory=self.factory, hold_time=HOLD
         )
