@@ -70,6 +70,7 @@ def _open(cfg: config_mod.Config):
     again if a later one fails."""
     from ..hw.buttons import Beeper, HostButtons
     from ..hw.display import Oled, open_device
+    from ..hw.gestures import StandInGestures
     from ..hw.matrix import PadMatrix
 
     def report(message: str) -> None:
@@ -83,8 +84,10 @@ def _open(cfg: config_mod.Config):
         oled = Oled(open_device(d.controller, d.interface, **options), on_error=report)
         pads = PadMatrix(cfg.pins.rows, cfg.pins.columns)
         closers.append(pads.close)
+        buttons = HostButtons(cfg.pins.buttons)
+        closers.append(buttons.close)
         pads.start(events.put)
-        closers.append(HostButtons(cfg.pins.buttons, events).close)
+        buttons.start(StandInGestures(events.put, hold=1.0))
         beeper = Beeper(cfg.pins.buzzer)
         closers.append(beeper.close)
     except BaseException:

@@ -24,6 +24,7 @@ from PIL import Image
 from ..game.boards import profile, profile_names
 from ..hw.buttons import Beeper, HostButtons
 from ..hw.display import Oled, fake_device
+from ..hw.gestures import StandInGestures
 from ..hw.matrix import PadMatrix
 from ..hw.simmatrix import SimulatedMatrix
 from ..hw.simpins import SimFactory
@@ -125,9 +126,8 @@ class Simulator:
         self.events: SimpleQueue[Event] = SimpleQueue()
         self.pads = PadMatrix(pins.rows, pins.columns, pin_factory=self.factory)
         self.pads.start(self.events.put)
-        self.buttons = HostButtons(
-            pins.buttons, self.events, pin_factory=self.factory, hold_time=HOLD
-        )
+        self.buttons = HostButtons(pins.buttons, pin_factory=self.factory)
+        self.buttons.start(StandInGestures(self.events.put, hold=HOLD))
         self.button_pins = {key: self.factory.pin(pins.buttons[key.value]) for key in HostKey}
         self.beeper = Beeper(pins.buzzer, pin_factory=self.factory)
         device, self.panel = fake_device(controller)
