@@ -158,3 +158,66 @@ def simulate(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = simulate_command(args, out=out, err=err)
     return code, out.getvalue(), err.getvalue()
+
+
+# --- hardware: the pads on simulated pins -----------------------------------------------
+
+PAD_ROWS = (5, 6, 13, 19, 26, 16)  # the shipped pin map's rows (seats) and columns (cards)
+PAD_COLUMNS = (4, 17, 27, 22, 23, 24, 25, 12)
+
+
+class Pads:
+    """A started ``PadMatrix`` on a ``SimulatedMatrix`` of ``SimFactory`` pins. Its clock
+    steps once a reading, so the debounce (5 steps) counts scans, whatever the load."""
+
+    def __init__(self, **options):
+        import itertools
+        import queue
+
+        from companion.hw.matrix import PadMatrix
+        from companion.hw.simmatrix import SimulatedMatrix
+        from companion.hw.simpins import SimFactory
+
+        options = {"debounce": 5, "clock": itertools.count().__next__, **options}
+        self.factory = SimFactory()
+        self.sim = SimulatedMatrix(self.factory, PAD_ROWS, PAD_COLUMNS)
+        self.matrix = PadMatrix(PAD_ROWS, PAD_COLUMNS, pin_factory=self.factory, **options)
+        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        self.matrix.start(self.events.put)
+
+    def take(self, n: int) -> list:
+        """The next ``n`` events; the timeout only catches a hang."""
+        return [self.events.get(timeout=10) for _ in range(n)]
+
+    def rest(self) -> list:
+        """Every event still to come, once the scanner has gone idle."""
+        assert self.matrix.wait_idle(timeout=10), "the scanner never went idle"
+        left = []
+        while not self.events.empty():
+            left.append(self.events.get())
+        return left
+
+    def close(self) -> None:
+        self.matrix.close()
+        self.factory.reset()
+
+
+@pytest.fixture
+def pads():
+    parts = Pads()
+    yield parts
+    parts.close()
+
+
+@pytest.fixture
+def make_pads():
+    """``Pads`` with other options (``scan_interval``, ``clock``...), closed afterwards."""
+    made: list[Pads] = []
+
+    def make(**options) -> Pads:
+        made.append(Pads(**options))
+        return made[-1]
+
+    yield make
+    for parts in made:
+        parts.close()

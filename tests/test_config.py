@@ -360,8 +360,8 @@ def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch, mock_hardware):
     """``companion run``'s parts, wired from the config, on MockFactory pins and a fake
     panel in place of the I2C display."""
     from companion.hw.simmatrix import SimulatedMatrix
-    from companion.table.events import PadDown
     from companion.table import Phase
+    from companion.table.events import PadDown
 
     factory, panels = mock_hardware
     (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))

@@ -28,7 +28,9 @@ def setup_flow(cfg: Config) -> Flow:
 def open_table(stack: ExitStack, cfg: Config, report: Report) -> Assembled:
     """Every part of the device, opened on ``stack``, and the app wired to them."""
     d = cfg.display
-    luma = display.open_device(d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate)
+    luma = display.open_device(
+        d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate
+    )
     store = StateDir(cfg.state_dir, cfg.game_file)
     flow = power_on(setup_flow(cfg), store, report)
     parts = Parts(cfg.pins, luma)

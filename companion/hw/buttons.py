@@ -1,61 +1,78 @@
 """The host buttons (◀ OK ▶) and the optional buzzer, on gpiozero devices.
 
-◀ and ▶ act when pressed. OK acts when released, unless it was held long enough
-to open the menu: then the long press is the event, and the release is nothing.
+The buttons report raw edges, ``HostDown`` and ``HostUp``; what a press means (a long
+OK opens the menu) is a matter of time, worked out by the table from its clock.
+They are ``DigitalInputDevice``s, not ``Button``s: a ``Button`` carries a hold thread
+that polls ten times a second forever, and an idle table should wake no thread.
 """
 
 from __future__ import annotations
 
-from queue import SimpleQueue
+from collections.abc import Callable
 
-from gpiozero import Button, Buzzer
+from gpiozero import Buzzer, DigitalInputDevice
 from gpiozero.pins import Factory
 
-from ..table.events import Event, HostKey, HostPress
+from ..rules import CompanionError
+from ..table.events import HostDown, HostKey, HostUp, Put
 
-HOLD_TIME = 1.0  # seconds OK is held to open the menu
+# Contacts settle within a few milliseconds; the pin factory (lgpio on a Pi) filters
+# out edges shorter than this, so the table sees one down and one up per press.
+BOUNCE_TIME = 0.01
+
+
+class WiringError(CompanionError, ValueError):
+    """A part given pins it cannot work with."""
 
 
 class HostButtons:
+    """◀ OK ▶ on three pins, pulled up, a press pulls low: a ``Source`` of raw edges."""
+
     def __init__(
         self,
         pins: dict[str, int | str],
-        queue: SimpleQueue[Event],
         *,
         pin_factory: Factory | None = None,
-        hold_time: float = HOLD_TIME,
+        bounce_time: float | None = BOUNCE_TIME,
     ):
-        self._queue = queue
-        self._buttons: dict[HostKey, Button] = {}
-        self._held = False
+        missing = [key.value for key in HostKey if key.value not in pins]
+        if missing:
+            raise WiringError(
+                f"host buttons: no pin for {', '.join(missing)} (left, ok and right need one)"
+            )
+        self._buttons: dict[HostKey, DigitalInputDevice] = {}
+        self._started = False
         try:
             for key in HostKey:
-                self._buttons[key] = Button(
-                    pins[key.value], pull_up=True, hold_time=hold_time, pin_factory=pin_factory
+                self._buttons[key] = DigitalInputDevice(
+                    pins[key.value], pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory
                 )
         except Exception:
             self.close()
             raise
-        self._buttons[HostKey.LEFT].when_pressed = lambda: queue.put(HostPress(HostKey.LEFT))
-        self._buttons[HostKey.RIGHT].when_pressed = lambda: queue.put(HostPress(HostKey.RIGHT))
-        ok = self._buttons[HostKey.OK]
-        ok.when_held = self._ok_held
-        ok.when_released = self._ok_released
 
-    def _ok_held(self) -> None:
-        self._held = True
-        self._queue.put(HostPress(HostKey.OK, long=True))
-
-    def _ok_released(self) -> None:
-        if not self._held:
-            self._queue.put(HostPress(HostKey.OK))
-        self._held = False
+    def start(self, put: Put) -> None:
+        """Send ``HostDown`` / ``HostUp`` to ``put`` on every edge from now on."""
+        if self._started or not self._buttons:
+            raise RuntimeError("the host buttons start once, before they are closed")
+        self._started = True
+        for key, button in self._buttons.items():
+            button.when_activated = _sender(put, HostDown(key))
+            button.when_deactivated = _sender(put, HostUp(key))
 
     def close(self) -> None:
         """Release the pins. Safe to call more than once."""
         for button in self._buttons.values():
             button.close()
         self._buttons.clear()
+
+
+def _sender(put: Put, event: HostDown | HostUp) -> Callable[[], None]:
+    # A plain closure without parameters: gpiozero then calls it with none.
+    def send() -> None:
+        put(event)
+
+    return send
 
 
 # Beep patterns: (seconds on, seconds off, how many).
@@ -76,6 +93,7 @@ class Beeper:
             self._buzzer.beep(on_time=on, off_time=off or on, n=n, background=True)
 
     def close(self) -> None:
-        if self._buzzer is not None:
-            self._buzzer.close()
-            self._buzzer = None
+        """Stop any beep and release the pin. Safe to call more than once."""
+        buzzer, self._buzzer = self._buzzer, None
+        if buzzer is not None:
+            buzzer.close()

@@ -1,29 +1,38 @@
-"""The OLED: luma's real drivers, sending only the part of a frame that changed.
+"""The OLED: luma's real drivers, sending only what the panel does not hold yet.
 
 luma's ``ssd1306.display()`` and ``sh1106.display()`` always push the whole frame
-(1,024 bytes). ``Oled.show`` compares the new frame with the one on the panel and
-sends just the changed window, through the same driver's ``command`` and ``data``:
-a column/page window on the SSD1306, the changed pages from the changed column on
-the SH1106. A seat locking in then costs a few dozen bytes instead of a kilobyte.
+(1,024 bytes). ``Oled`` keeps, page by page (8 pixel rows) and column by column, what
+the panel is known to hold, and sends each page only the window of columns it lacks,
+through the same driver's ``command`` and ``data``. A seat locking in then costs a few
+dozen bytes instead of a kilobyte.
 
-If the display stops answering, the game goes on: ``show`` reports the problem once,
-and redraws in full as soon as the display answers again.
+A bus can fail. The game goes on: the problem is reported once per outage, and a write
+that failed leaves its columns unknown (it may have landed in part, garbled); what got
+through is not sent again. The first failure of an outage makes the whole panel unknown
+(a fault may have left anything on it), so the whole frame goes again. ``show`` sends a
+new frame; ``retry`` sends what is still missing, for the app to call while ``dirty``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from luma.core.device import device as LumaDevice
 from luma.core.error import Error as LumaError
 from luma.oled.device import sh1106, ssd1306
-from PIL import Image, ImageChops
+from PIL import Image
 
 from ..rules import CompanionError
 
 # Command codes (datasheets; luma.oled.const names them the same).
 COLUMNADDR, PAGEADDR = 0x21, 0x22
 PAGE_START, LOW_COLUMN, HIGH_COLUMN = 0xB0, 0x00, 0x10
+# Data goes out in pieces of at most one I²C block (luma's own i2c chunk size): each
+# piece that gets through is known to be on the panel, whatever happens to the next.
+BLOCK = 32
+
+Page = list[int | None]  # a byte per column, top row in bit 0; None: not known
 
 
 class DisplayError(CompanionError):
@@ -31,78 +40,118 @@ class DisplayError(CompanionError):
 
 
 class Oled:
-    """A luma OLED device that is sent only what changed."""
+    """A luma OLED device that is sent only what it lacks, and retried after faults."""
 
     def __init__(self, device: LumaDevice, on_error: Callable[[str], None] | None = None):
         self.device = device
         self.size = device.size
         self._on_error = on_error
-        self._shown: Image.Image | None = None  # what the panel shows, None: unknown
+        # The panels known here are sent page windows; any other device, whole frames.
+        self._paged = isinstance(device, (ssd1306, sh1106))
+        self._image: Image.Image | None = None  # the last frame given, for whole frames
+        self._want: list[Page] = []  # that frame, page by page
+        self._held: list[Page] = []  # what the panel holds, page by page
         self.failing = False
 
-    def invalidate(self) -> None:
-        """Forget what the panel shows: the next frame is sent whole."""
-        self._shown = None
+    @property
+    def dirty(self) -> bool:
+        """True while the panel is not known to show the last frame given."""
+        return self._held != self._want
 
     def show(self, image: Image.Image) -> None:
         """Put ``image`` (mode "1", the display's size) on the panel."""
-        frame = self.device.preprocess(image.convert("1"))
-        try:
-            self._send(frame)
-        except (LumaError, OSError) as e:
-            self._shown = None  # unknown now: the next frame goes out whole
-            if not self.failing and self._on_error is not None:
-                self._on_error(f"the display does not answer ({e}); the game goes on")
-            self.failing = True
-            return
-        if self.failing and self._on_error is not None:
-            self._on_error("the display answers again")
-        self.failing = False
-        self._shown = frame
+        image = image.convert("1")
+        if self._paged:
+            self._want = page_bytes(self.device.preprocess(image))
+        else:  # luma's display() turns it to the panel's way itself
+            self._image = image
+            self._want = [list(image.tobytes())]
+        if len(self._held) != len(self._want):
+            self._held = [[None] * len(page) for page in self._want]
+        self._flush()
 
-    def _send(self, frame: Image.Image) -> None:
-        if self._shown is None:
-            box = (0, 0, *frame.size)
-        else:
-            box = ImageChops.difference(self._shown, frame).getbbox()
-            if box is None:
-                return
-        x0, y0, x1, y1 = box
-        pages = range(y0 // 8, (y1 - 1) // 8 + 1)
+    def retry(self) -> None:
+        """Send what the panel still lacks of the last frame (nothing if not ``dirty``)."""
+        if self.dirty:
+            self._flush()
+
+    def invalidate(self) -> None:
+        """Forget what the panel shows: the next frame (or retry) is sent whole."""
+        self._held = [[None] * len(page) for page in self._held]
+
+    def _flush(self) -> None:
+        problem = None
+        for send in self._sends():
+            try:
+                send()
+            except (LumaError, OSError) as e:  # the other pages may still get through
+                problem = problem or e
+                if not self.failing:
+                    self._outage(e)
+        if problem is None and self.failing:
+            self.failing = False
+            self._report("the display answers again")
+
+    def _outage(self, error: Exception) -> None:
+        self.failing = True
+        self.invalidate()
+        self._report(f"the display does not answer ({error}); the game goes on")
+
+    def _report(self, message: str) -> None:
+        if self._on_error is not None:
+            self._on_error(message)
+
+    def _sends(self) -> list[Callable[[], None]]:
+        """The frame's parts, to send one by one: its pages on the panels known here,
+        the whole frame through luma's own display() on any other device."""
+        if self._paged:
+            return [partial(self._send_page, page) for page in range(len(self._want))]
+        return [self._send_whole]
+
+    def _send_page(self, page: int) -> None:
+        """Send the window of columns of ``page`` that the panel does not hold."""
+        held, want = self._held[page], self._want[page]
+        lacking = [x for x, (h, w) in enumerate(zip(held, want, strict=True)) if h != w]
+        if not lacking:
+            return
+        x0, x1 = lacking[0], lacking[-1] + 1
+        self._address(page, x0, x1)
+        for start in range(x0, x1, BLOCK):
+            end = min(start + BLOCK, x1)
+            try:
+                self.device.data(want[start:end])
+            except (LumaError, OSError):
+                held[start:end] = [None] * (end - start)  # it may have landed, garbled
+                raise
+            held[start:end] = want[start:end]
+
+    def _send_whole(self) -> None:
+        try:
+            self.device.display(self._image)
+        except (LumaError, OSError):
+            self.invalidate()
+            raise
+        self._held = [list(page) for page in self._want]
+
+    def _address(self, page: int, x0: int, x1: int) -> None:
+        """Point the panel's RAM at columns x0..x1-1 of ``page``."""
         device = self.device
         # luma keeps the panels' column offsets private; they are what its own
         # display() uses, so the windows here land where its full frames do.
         if isinstance(device, sh1106):
-            offset = device._page_address_offset
-            for page in pages:
-                column = offset + x0
-                device.command(
-                    PAGE_START | page, LOW_COLUMN | column & 0x0F, HIGH_COLUMN | column >> 4
-                )
-                device.data(page_bytes(frame, x0, x1, page))
-        elif isinstance(device, ssd1306):
+            column = device._page_address_offset + x0
+            device.command(PAGE_START | page, LOW_COLUMN | column & 0x0F, HIGH_COLUMN | column >> 4)
+        else:
             start = device._colstart
-            device.command(COLUMNADDR, start + x0, start + x1 - 1, PAGEADDR, pages[0], pages[-1])
-            data = bytearray()
-            for page in pages:
-                data += page_bytes(frame, x0, x1, page)
-            device.data(data)
-        else:  # other luma devices: their own display(), whole frames
-            device.display(frame)
+            device.command(COLUMNADDR, start + x0, start + x1 - 1, PAGEADDR, page, page)
 
 
-def page_bytes(frame: Image.Image, x0: int, x1: int, page: int) -> bytearray:
-    """Columns x0..x1-1 of one 8-row page, a byte per column, top row in bit 0."""
-    px = frame.load()
-    top = page * 8
-    out = bytearray(x1 - x0)
-    for i, x in enumerate(range(x0, x1)):
-        byte = 0
-        for bit in range(8):
-            if px[x, top + bit]:
-                byte |= 1 << bit
-        out[i] = byte
-    return out
+def page_bytes(frame: Image.Image) -> list[list[int]]:
+    """The frame as panel RAM: per 8-row page, a byte per column, top row in bit 0."""
+    pages = frame.height // 8
+    # Transposed, each column is a row of pixels; "1;R" packs them top pixel first.
+    packed = frame.transpose(Image.Transpose.TRANSPOSE).tobytes("raw", "1;R")
+    return [list(packed[page::pages]) for page in range(pages)]
 
 
 def open_device(controller: str, interface: str, **options: int) -> LumaDevice:

@@ -1,26 +1,26 @@
 """The players' pads: one diode key matrix, scanned only while a key is down.
 
 Idle, every row (one per seat) is driven active and the columns (one per card) wait
-on edges, so an idle table reads no pin at all. A key-down edge wakes the scanner,
-which drives one row at a time, reads the columns, debounces every key, and puts
-``PadDown`` / ``PadUp`` events on the app's queue. When every key is up it drives all
-rows again and goes back to waiting.
+on edges, so an idle table reads no pin and wakes no thread. A key-down edge wakes the
+scanner, which drives one row at a time, reads the columns, and hands what it saw to a
+``Debouncer``, whose ``PadDown`` / ``PadUp`` events go to the ``put`` given to
+``start``. When every key is up and settled it drives all rows again and goes back to
+waiting.
 
 gpiozero has no key matrix; this one is built from its devices, so every pin comes
-from the pin factory: lgpio on a Pi, ``MockFactory`` pins in tests and the simulator.
+from the pin factory: lgpio on a Pi, mock pins in tests and the simulator.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
-from queue import SimpleQueue
+from collections.abc import Callable, Iterable, Sequence
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
-from ..table.events import Event, PadDown, PadUp
+from ..table.events import PadDown, PadUp, Put
 
 Key = tuple[int, int]  # (seat, card): seat 0-based, card 1..8
 
@@ -28,29 +28,81 @@ SCAN_INTERVAL = 0.001  # seconds between two scans while a key is down
 DEBOUNCE = 0.005  # a key's contact must hold still this long before it counts
 
 
+class Debouncer:
+    """Key scans in, debounced pad events out. Pure: the caller says what time it is.
+
+    A key changes once its contact has read the same for ``debounce`` (in the clock's
+    units): every change of the raw contact starts its count again, so a chattering
+    contact never counts, however the scans are spaced.
+    """
+
+    def __init__(self, debounce: float):
+        self.debounce = debounce
+        self._raw: frozenset[Key] = frozenset()  # the contacts closed at the last scan
+        self._changed_at: dict[Key, float] = {}  # contacts that moved and are not settled
+        self._down: set[Key] = set()  # debounced: the keys reported down
+
+    @property
+    def down(self) -> frozenset[Key]:
+        """The keys reported down and not yet up."""
+        return frozenset(self._down)
+
+    @property
+    def quiet(self) -> bool:
+        """Every key up and settled: nothing is left to watch."""
+        return not self._raw and not self._down and not self._changed_at
+
+    def feed(self, now: float, seen: Iterable[Key]) -> list[PadDown | PadUp]:
+        """The events a scan at ``now`` that saw ``seen`` closed brings (in key order)."""
+        seen = frozenset(seen)
+        for key in seen ^ self._raw:
+            self._changed_at[key] = now
+        self._raw = seen
+        events: list[PadDown | PadUp] = []
+        for key, since in sorted(self._changed_at.items()):
+            if now - since < self.debounce:
+                continue
+            del self._changed_at[key]
+            if key in seen and key not in self._down:
+                self._down.add(key)
+                events.append(PadDown(*key))
+            elif key not in seen and key in self._down:
+                self._down.discard(key)
+                events.append(PadUp(*key))
+        return events
+
+
 class PadMatrix:
-    """Every seat's pad on one matrix; events go to ``queue``."""
+    """Every seat's pad on one matrix: a ``Source`` of ``PadDown`` / ``PadUp``.
+
+    ``clock`` is read once per scan, so a clock that steps once a reading makes the
+    debounce count scans instead of seconds (the tests do that).
+    """
 
     def __init__(
         self,
         rows: Sequence[int | str],
         columns: Sequence[int | str],
-        queue: SimpleQueue[Event],
         *,
         pin_factory: Factory | None = None,
         scan_interval: float = SCAN_INTERVAL,
         debounce: float = DEBOUNCE,
         clock: Callable[[], float] = time.monotonic,
     ):
-        self._queue = queue
         self._scan_interval = scan_interval
-        self._debounce = debounce
         self._clock = clock
+        self._debouncer = Debouncer(debounce)
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[DigitalInputDevice] = []
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._down: set[Key] = set()  # debounced: the keys the app has been told are down
+        # One lock guards the three flags the scanner waits on. ``_stopping`` is never
+        # cleared, and every wait looks at it under the lock first: a close() can land
+        # between any two steps of the scanner and is still seen.
+        self._lock = threading.Condition()
+        self._woken = False  # a column saw an edge the scanner has not looked at yet
+        self._scanning = False
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        self._put: Put | None = None
         try:
             # Rows: driven low is active; columns: pulled up, a held key pulls them low.
             for pin in rows:
@@ -61,29 +113,45 @@ class PadMatrix:
                 )
             for pin in columns:
                 column = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
-                column.when_activated = self._wake.set
+                column.when_activated = self._wake
                 self._columns.append(column)
         except Exception:
             self.close()
             raise
-        self._thread = threading.Thread(target=self._run, name="pad-matrix", daemon=True)
-        self._thread.start()
 
     @property
     def seats(self) -> int:
         return len(self._rows)
 
+    def start(self, put: Put) -> None:
+        """Send the pads' events to ``put`` from now on (from the scanner thread)."""
+        with self._lock:
+            if self._stopping or self._thread is not None:
+                raise RuntimeError("the pad matrix starts once, before it is closed")
+            self._put = put
+            self._woken = True  # look once: a key held already counts
+            self._thread = threading.Thread(target=self._run, name="pad-matrix", daemon=True)
+            self._thread.start()
+
     def close(self) -> None:
-        """Stop scanning and release the pins. Safe to call more than once."""
-        self._stop.set()
-        self._wake.set()
-        thread = getattr(self, "_thread", None)
-        if thread is not None and thread is not threading.current_thread():
+        """Stop scanning and release the pins. Safe to call more than once, and from
+        ``put`` itself (the scanner then releases the pins as it stops)."""
+        with self._lock:
+            self._stopping = True
+            self._lock.notify_all()
+            thread = self._thread
+        if thread is threading.current_thread():
+            return
+        if thread is not None:
             thread.join()
-        for device in (*self._columns, *self._rows):
-            device.close()
-        self._columns.clear()
-        self._rows.clear()
+        self._release()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until the scanner waits for an edge with none pending (or does not run):
+        every event the keys have caused so far has then been sent. False if ``timeout``
+        seconds pass first."""
+        with self._lock:
+            return self._lock.wait_for(self._idle, timeout)
 
     def __enter__(self) -> PadMatrix:
         return self
@@ -91,43 +159,59 @@ class PadMatrix:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _run(self) -> None:
-        while True:
-            self._wake.wait()  # idle: no pin is read until a column sees an edge
-            if self._stop.is_set():
-                return
-            self._wake.clear()
-            self._scan_until_released()
+    def _idle(self) -> bool:
+        return self._thread is None or self._stopping or not (self._scanning or self._woken)
 
-    def _scan_until_released(self) -> None:
-        raw: set[Key] = set()
-        changed_at: dict[Key, float] = {}
-        while not self._stop.is_set():
-            now = self._clock()
-            seen = self._scan()
-            for key in seen ^ raw:
-                changed_at[key] = now
-            raw = seen
-            for key, since in list(changed_at.items()):
-                if now - since >= self._debounce:
-                    del changed_at[key]
-                    self._settle(key, key in raw)
-            if not raw and not self._down and not changed_at:
-                break
-            self._stop.wait(self._scan_interval)
-        # Our own row switching woke the edge callbacks; forget that. Then idle again:
-        # a key held now pulls its column low as the rows go active, a fresh edge.
-        self._wake.clear()
+    def _wake(self) -> None:
+        """A column went low (an edge callback, on whatever thread the pins use)."""
+        with self._lock:
+            self._woken = True
+            self._lock.notify_all()
+
+    def _run(self) -> None:
+        try:
+            while self._await_wake():
+                self._scan_until_quiet()
+                self._rest()
+        finally:
+            with self._lock:
+                self._scanning = self._woken = False
+                self._lock.notify_all()
+            self._release()
+
+    def _await_wake(self) -> bool:
+        """Sleep until an edge (True) or close() (False); no pin is read meanwhile."""
+        with self._lock:
+            self._scanning = False
+            self._lock.notify_all()
+            while not (self._woken or self._stopping):
+                self._lock.wait()
+            if self._stopping:
+                return False
+            self._woken = False
+            self._scanning = True
+            return True
+
+    def _scan_until_quiet(self) -> None:
+        assert self._put is not None
+        while True:
+            for event in self._debouncer.feed(self._clock(), self._scan()):
+                self._put(event)
+            if self._debouncer.quiet:
+                return
+            with self._lock:
+                if self._lock.wait_for(lambda: self._stopping, self._scan_interval):
+                    return
+
+    def _rest(self) -> None:
+        """Drive every row again, for the next key-down edge."""
+        # The scan's own row switching woke the edge callbacks: forget that while every
+        # row is still inactive, so a key held now makes a fresh edge as the rows go
+        # active. A late callback only costs one more scan; a close() is its own flag.
+        with self._lock:
+            self._woken = False
         for row in self._rows:
             row.on()
-
-    def _settle(self, key: Key, down: bool) -> None:
-        if down and key not in self._down:
-            self._down.add(key)
-            self._queue.put(PadDown(*key))
-        elif not down and key in self._down:
-            self._down.discard(key)
-            self._queue.put(PadUp(*key))
 
     def _scan(self) -> set[Key]:
         """Drive one row at a time and read which columns it pulls low."""
@@ -141,3 +225,11 @@ class PadMatrix:
                     seen.add((seat, card))
             row.off()
         return seen
+
+    def _release(self) -> None:
+        with self._lock:  # taken out under the lock, so each device is closed once
+            devices = [*self._columns, *self._rows]
+            self._columns.clear()
+            self._rows.clear()
+        for device in devices:
+            device.close()

@@ -4,12 +4,14 @@ luma's real ``i2c`` interface and its real ssd1306 / sh1106 drivers talk to this
 exactly as they would to ``smbus2``. The panel interprets their commands (addressing,
 page and column) and data into its RAM, so what the simulator draws is what a real
 OLED would show, and the bytes it counts are the bytes a real bus would carry. It can
-also stop answering, as a loose cable does.
+also stop answering, as a loose cable does, or fail now and then, as a flaky one does:
+a data write that fails lands in part, garbled, as a write cut short may.
 """
 
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable
 
 from PIL import Image
 
@@ -50,8 +52,11 @@ class FakePanel:
         self.ram_width = 132 if controller == "sh1106" else width
         self.column_offset = 2 if controller == "sh1106" else 0  # luma's page_address_offset
         self.ram = [bytearray(self.ram_width) for _ in range(self.pages)]
-        self.bytes_sent = 0  # control + payload bytes, as they cross the bus
+        self.bytes_sent = 0  # control + payload bytes of the writes that got through
         self.answering = True
+        self.writes = 0  # block writes tried, failed ones included
+        # Given a write's number (from 1), True to make that write fail; None: none fails.
+        self.fails: Callable[[int], bool] | None = None
         self._args = _ARGS[controller]
         self._pending: list[int] = []  # a command still waiting for its arguments
         self._column = 0
@@ -61,8 +66,14 @@ class FakePanel:
     # --- the SMBus calls luma makes -----------------------------------------------------
 
     def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        self.writes += 1
         if not self.answering:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        if self.fails is not None and self.fails(self.writes):
+            if register == CONTROL_DATA:  # cut short: the first half lands, inverted
+                for byte in data[: len(data) // 2]:
+                    self._data(byte ^ 0xFF)
+            raise OSError(errno.EIO, "Input/output error")
         self.bytes_sent += 1 + len(data)
         if register == CONTROL_COMMAND:
             for byte in data:
@@ -73,6 +84,13 @@ class FakePanel:
 
     def close(self) -> None:
         pass
+
+    # --- faults --------------------------------------------------------------------------
+
+    def fail_every(self, n: int) -> None:
+        """Make every ``n``-th write from now on fail (0: none)."""
+        first = self.writes
+        self.fails = (lambda k: (k - first) % n == 0) if n else None
 
     # --- what it shows -----------------------------------------------------------------
 

@@ -1,24 +1,31 @@
-"""A pad matrix made of gpiozero's own mock pins, wired like the real diode matrix.
+"""A pad matrix made of mock pins, wired like the real diode matrix.
 
 The simulator and the tests press keys here; ``PadMatrix`` reads them through the
 very same pins it uses on a Pi. A column reads low only while its row is driven
 active (low) and its key is held: the diode blocks every other path. Changing a key
 or a row level drives the column pins, which fire the same edge callbacks a real
 pin factory would.
+
+Contacts that chatter, and taps, are told in readings, not in seconds: a bouncing
+contact changes at each of the scanner's next readings of that key, so no scan, on
+however busy a machine, can see it hold still; a tap lasts a given number of readings.
+What the scanner makes of them never depends on how the threads happen to run.
 """
 
 from __future__ import annotations
 
 import threading
-import time
+from collections import deque
 from collections.abc import Sequence
 
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockFactory
+
+from .simpins import SimPin
 
 Key = tuple[int, int]  # (seat, card)
 
 
-class _RowPin(MockPin):
+class _RowPin(SimPin):
     """A row line: when its level changes, the matrix recomputes the columns."""
 
     def __init__(self, factory, info, matrix: SimulatedMatrix):
@@ -36,16 +43,18 @@ class _RowPin(MockPin):
         return self._function == "output" and not self._state
 
 
-class _ColumnPin(MockPin):
+class _ColumnPin(SimPin):
     """A column line with a pull-up; counts how often it is read."""
 
-    def __init__(self, factory, info, matrix: SimulatedMatrix):
+    def __init__(self, factory, info, matrix: SimulatedMatrix, card: int):
         super().__init__(factory, info)
         self.matrix = matrix
+        self.card = card
         self.reads = 0
 
     def _get_state(self):
         self.reads += 1
+        self.matrix.reading(self.card)
         return super()._get_state()
 
     def _set_pull(self, value):
@@ -54,15 +63,20 @@ class _ColumnPin(MockPin):
 
 
 class SimulatedMatrix:
-    """The pads' wiring on mock pins: ``press`` and ``release`` keys like a player."""
+    """The pads' wiring on mock pins: ``press``, ``release`` and ``tap`` keys like a player.
+
+    Works on any ``MockFactory``; the simulator's ``SimFactory`` keeps no pin history.
+    """
 
     def __init__(self, factory: MockFactory, rows: Sequence[int], columns: Sequence[int]):
         self._lock = threading.RLock()
         self._held: set[Key] = set()
+        self._coming: dict[Key, deque[bool]] = {}  # a key's contact at its next readings
         self._ready = False
         self.rows: list[_RowPin] = [factory.pin(p, pin_class=_RowPin, matrix=self) for p in rows]
         self.columns: list[_ColumnPin] = [
-            factory.pin(p, pin_class=_ColumnPin, matrix=self) for p in columns
+            factory.pin(p, pin_class=_ColumnPin, matrix=self, card=card)
+            for card, p in enumerate(columns, 1)
         ]
         self._ready = True
         self.update()
@@ -78,35 +92,61 @@ class SimulatedMatrix:
             return frozenset(self._held)
 
     def press(self, seat: int, card: int, bounce: int = 0) -> None:
-        """Push a key down; ``bounce`` extra contacts chatter first, as real switches do."""
-        self._set(seat, card, True, bounce)
+        """Push a key down. With ``bounce``, the contact chatters: the next 2×bounce
+        readings of the key see it closed, open, closed, open..., and then closed."""
+        self._set((seat, card), True, [True, False] * bounce + [True] if bounce else [])
 
     def release(self, seat: int, card: int, bounce: int = 0) -> None:
-        self._set(seat, card, False, bounce)
+        """Let a key go; with ``bounce``, readings see it open, closed, open... first."""
+        self._set((seat, card), False, [False, True] * bounce + [False] if bounce else [])
+
+    def tap(self, seat: int, card: int, reads: int) -> None:
+        """Push a key down and let it go once it has been read ``reads`` times."""
+        self._set((seat, card), True, [True] * reads + [False])
 
     def update(self) -> None:
         """Set every column to what the diodes let through."""
         if not self._ready:
             return
         with self._lock:
-            driving = [seat for seat, row in enumerate(self.rows) if row.driving]
+            rows = self.rows
+            low = {card for seat, card in self._held if seat < len(rows) and rows[seat].driving}
             for card, column in enumerate(self.columns, 1):
                 if column.function != "input":
                     continue
-                if any((seat, card) in self._held for seat in driving):
+                if card in low:
                     column.drive_low()
                 elif column.pull == "up":
                     column.drive_high()
 
-    def _set(self, seat: int, card: int, down: bool, bounce: int) -> None:
-        key = (seat, card)
-        for i in range(2 * bounce + 1):
-            contact = down if i % 2 == 0 else not down
-            with self._lock:
-                if contact:
-                    self._held.add(key)
-                else:
-                    self._held.discard(key)
+    def reading(self, card: int) -> None:
+        """Column ``card`` is being read: the keys it sees move to their next contact."""
+        if not (self._ready and self._coming):  # most reads: no contact is on the move
+            return
+        with self._lock:
+            moved = False
+            for seat, row in enumerate(self.rows):
+                coming = self._coming.get((seat, card))
+                if coming and row.driving:
+                    self._contact((seat, card), coming.popleft())
+                    moved = True
+            if moved:
                 self.update()
-            if i < 2 * bounce:
-                time.sleep(0.0002)  # a contact chatters for well under a millisecond
+
+    def _set(self, key: Key, down: bool, coming: list[bool]) -> None:
+        with self._lock:
+            self._contact(key, down)
+            if coming:
+                self._coming[key] = deque(coming)
+            else:
+                self._coming.pop(key, None)
+            self.update()
+
+    def _contact(self, key: Key, closed: bool) -> None:
+        if closed:
+            self._held.add(key)
+        else:
+            self._held.discard(key)
+        coming = self._coming.get(key)
+        if coming is not None and not coming:
+            del self._coming[key]
