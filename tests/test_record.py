@@ -15,6 +15,7 @@ from test_properties import model_game
 from companion.cli import main
 from companion.cli.replay import replay_command
 from companion.game.boards import board_from_spec, board_spec, profile
+from companion.game.randgame import monotone
 from companion.game.record import GameRecord, RoundRecord
 from companion.rules import Board, BoardError, RecordError
 
@@ -103,10 +104,20 @@ BAD_RECORDS = [
     ('{"players": NaN}', "NaN is not a number"),
     (game(players=7), "a game has 2 to 6 players, got 7"),
     (game(players="3"), "'players' must be a whole number 2..6, got '3'"),
-    (game(target=0), "'target' must be a positive whole number, got 0"),
+    (game(target=0), "'target' must be a whole number 1..999, got 0"),
+    (game(target=1000), "'target' must be a whole number 1..999, got 1000"),
+    (game(players=10**4000), "a game has 2 to 6 players, got <a number of about 4001 digits>"),
+    ('{"players": 3, "target": 1' + "0" * 4400 + "}", "a number in the JSON is longer than 4300"),
     (game(board="summer"), "unknown board 'summer'"),
     (game(board={"trader_rates": [[1, 1]] * 15}), "has 16 spaces (0..15), got 15"),
     (game(board={"trader_rates": [[1, 0]] * 16}), "trader space 0: expected null or [goods, vp]"),
+    (game(board={"trader_rates": [[16, 1]] * 16}), "goods 1..15 and VP 1..99, got [16, 1]"),
+    (game(board={"trader_rates": [[10**30, 1]] * 16}), "got [1000000000000000000000000000000, 1]"),
+    (game(board={"trader_rates": [[1, 10**400]] * 16}), "got [1, <a number of about 401 digits>]"),
+    (
+        game(board={"trader_rates": [None] * 5 + [[1, 1]] + [None] * 3 + [[2, 1]] + [None] * 6}),
+        "trader space 5: 1:1 gives more VP per good than 2:1 on space 9 above it",
+    ),
     (game(rounds={"plays": []}), "'rounds' must be a list, got an object"),
     (game(rounds=[[1, 2]]), "round 1: expected an object with 'plays', got a list"),
     (game(rounds=[{"trades": []}]), "round 1: 'plays' must be a list"),
@@ -192,7 +203,12 @@ def _random_board(rng: random.Random) -> Board:
     if rng.random() < 0.3:
         return profile(rng.choice(["standard", "winter"]))
     return Board.from_rates(
-        [None if rng.random() < 0.25 else [rng.randint(1, 6), rng.randint(1, 5)] for _ in range(16)]
+        monotone(
+            [
+                None if rng.random() < 0.25 else [rng.randint(1, 6), rng.randint(1, 5)]
+                for _ in range(16)
+            ]
+        )
     )
 
 
