@@ -174,11 +174,12 @@ def test_json_lines_report_each_game(tmp_path):
     code, out, err = run(tmp_path, "\n".join([good, bad, "", "{oops", good]) + "\n", "--json")
     assert code == 2
     lines = [json.loads(line) for line in out.splitlines()]
-    assert len(lines) == 4
-    assert lines[0] == lines[3] and lines[0]["round"] == 2
+    assert len(lines) == 5  # one answer per line, the blank one included
+    assert lines[0] == lines[4] and lines[0]["round"] == 2
     assert lines[1] == {"error": "line 2: round 1, seat P3: card 9 does not exist (cards are 1..8)"}
-    assert lines[2]["error"].startswith("line 4: not valid JSON")
-    assert err.count("\n") == 2 and ": line 2: round 1, seat P3" in err
+    assert lines[2] == {"error": "line 3: empty line"}
+    assert lines[3]["error"].startswith("line 4: not valid JSON")
+    assert err.count("\n") == 3 and ": line 2: round 1, seat P3" in err
 
 
 def test_parallel_batch_equals_model(tmp_path):

@@ -20,7 +20,9 @@ def parse_json(text: str | bytes) -> object:
     except RecordError:  # NaN or Infinity, refused by _no_constant
         raise
     except json.JSONDecodeError as e:
-        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        # One message ends in " at" ("Invalid control character at"): say it once.
+        msg = e.msg.removesuffix(" at")
+        raise RecordError(f"not valid JSON: {msg} at line {e.lineno} column {e.colno}") from None
     except UnicodeDecodeError as e:
         raise RecordError(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
     except RecursionError:
