@@ -1,4 +1,4 @@
-"""The game record (design §3.1) and ``companion replay``."""
+"""The game record (docs/record-format.md) and ``companion replay``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from companion.game.randgame import monotone
 from companion.game.record import GameRecord, RoundRecord
 from companion.rules import Board, BoardError, RecordError
 
-DESIGN_EXAMPLE = {
+DOC_EXAMPLE = {
     "players": 3,
     "board": "standard",
     "target": 30,
@@ -38,8 +38,8 @@ def run(tmp_path: Path, text: str, *args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def test_design_example(tmp_path):
-    code, out, err = run(tmp_path, json.dumps(DESIGN_EXAMPLE), "--json")
+def test_doc_example(tmp_path):
+    code, out, err = run(tmp_path, json.dumps(DOC_EXAMPLE), "--json")
     assert code == 0 and err == ""
     result = json.loads(out)
     assert result["round"] == 2 and result["finished"] is False
@@ -61,9 +61,9 @@ def test_finished_game_has_a_result(tmp_path):
 
 
 def test_round_trip():
-    record = GameRecord.from_json(json.dumps(DESIGN_EXAMPLE))
+    record = GameRecord.from_json(json.dumps(DOC_EXAMPLE))
     assert GameRecord.from_json(record.to_json()) == record
-    assert json.loads(record.to_json()) == DESIGN_EXAMPLE
+    assert json.loads(record.to_json()) == DOC_EXAMPLE
     custom = GameRecord(2, Board.from_rates([[1, 1]] * 16), 45, (RoundRecord(((1, 2), (3, 4))),))
     assert GameRecord.from_json(custom.to_json()) == custom
     assert json.loads(custom.to_json())["board"] == {"trader_rates": [[1, 1]] * 16}
@@ -86,11 +86,11 @@ def test_board_specs():
     assert named == board_from_spec({"trader_rates": [None] * 16})
     with pytest.raises(BoardError, match=r"needs 'trader_rates', got keys \['rates'\]"):
         board_from_spec({"rates": [None] * 16})
-    assert not profile("standard").verified  # shipped rates are placeholders (design §2)
+    assert not profile("standard").verified  # shipped rates are placeholders
 
 
 def game(**changes) -> str:
-    return json.dumps({**DESIGN_EXAMPLE, **changes})
+    return json.dumps({**DOC_EXAMPLE, **changes})
 
 
 def rounds(*plays, trades=None) -> list[dict]:
@@ -169,7 +169,7 @@ def test_unreadable_files(tmp_path, capsys):
 
 
 def test_json_lines_report_each_game(tmp_path):
-    good = json.dumps(DESIGN_EXAMPLE)
+    good = json.dumps(DOC_EXAMPLE)
     bad = game(rounds=rounds([[1, 2], [3, 4], [5, 9]]))
     code, out, err = run(tmp_path, "\n".join([good, bad, "", "{oops", good]) + "\n", "--json")
     assert code == 2
@@ -224,12 +224,12 @@ def test_narration(tmp_path):
 
 
 def test_pretty_printed_single_game(tmp_path):
-    code, out, _ = run(tmp_path, json.dumps(DESIGN_EXAMPLE, indent=2), "--json")
+    code, out, _ = run(tmp_path, json.dumps(DOC_EXAMPLE, indent=2), "--json")
     assert code == 0 and json.loads(out)["round"] == 2
 
 
 def test_real_process_reads_stdin_and_never_shows_a_traceback():
-    for text, code in ((json.dumps(DESIGN_EXAMPLE), 0), ('{"players": 3, "rounds": 5}', 2)):
+    for text, code in ((json.dumps(DOC_EXAMPLE), 0), ('{"players": 3, "rounds": 5}', 2)):
         proc = subprocess.run(
             [sys.executable, "-m", "companion", "replay", "-", "--json"],
             input=text,

@@ -1,4 +1,4 @@
-"""The rules made exact (design §2): sharing, caps, exclusions, trades, the end, errors."""
+"""The rules made exact: sharing, caps, exclusions, trades, the end, errors."""
 
 from __future__ import annotations
 
