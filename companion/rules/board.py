@@ -54,10 +54,7 @@ class Board:
 
     def __post_init__(self) -> None:
         _check_size(self.rates)
-        for space, rate in enumerate(self.rates):
-            if rate is not None:
-                _check_rate(space, rate)
-        _check_monotone(self.rates)
+        _check_rates(self.rates)
         object.__setattr__(self, "_fronts", _fronts(self.rates))
 
     @classmethod
@@ -120,14 +117,33 @@ def _parse_rate(space: int, raw: object) -> Rate | None:
     raise _bad_rate(space, raw)
 
 
-def _check_rate(space: int, rate: object) -> None:
-    if type(rate) is not Rate:
-        raise _bad_rate(space, rate)
-    goods, vp = rate
-    if not (type(goods) is int and 0 < goods <= GOODS_MAX):
-        raise _bad_rate(space, [goods, vp])  # shown as it was written in JSON
-    if not (type(vp) is int and 0 < vp <= RATE_VP_MAX):
-        raise _bad_rate(space, [goods, vp])
+def _check_rates(rates: Sequence[Rate | None]) -> None:
+    """Refuse the first space whose rate is not 1..15 goods for 1..99 VP, or is worse
+    (fewer VP per good) than a rate on a space below it.
+
+    One pass up the board, keeping the best rate so far: a rate worse than any rate
+    below it is worse than that one. On equal rates the higher space is kept, so a
+    message names the space nearest the one that breaks the order.
+    """
+    best: Rate | None = None
+    best_space = 0
+    for space, rate in enumerate(rates):
+        if rate is None:
+            continue
+        if type(rate) is not Rate:
+            raise _bad_rate(space, rate)
+        goods, vp = rate
+        if not (type(goods) is int and type(vp) is int):
+            raise _bad_rate(space, [goods, vp])  # shown as it was written in JSON
+        if not (0 < goods <= GOODS_MAX and 0 < vp <= RATE_VP_MAX):
+            raise _bad_rate(space, [goods, vp])
+        if best is None or vp * best.goods >= best.vp * goods:
+            best, best_space = rate, space
+        else:
+            raise BoardError(
+                f"trader space {best_space}: {best} gives more VP per good than "
+                f"{rate} on space {space} above it"
+            )
 
 
 def _bad_rate(space: int, raw: object) -> BoardError:
@@ -135,27 +151,6 @@ def _bad_rate(space: int, raw: object) -> BoardError:
         f"trader space {space}: expected null or [goods, vp] as whole numbers, "
         f"goods 1..{GOODS_MAX} and VP 1..{RATE_VP_MAX}, got {shown(raw)}"
     )
-
-
-def _check_monotone(rates: Sequence[Rate | None]) -> None:
-    """Refuse a rate that gives more VP per good than any rate on a space above it.
-
-    Walking down from space 15, it is enough to compare each rate with the worst one
-    above it: a rate that beats any rate above beats that one.
-    """
-    worst: Rate | None = None
-    worst_space = 0
-    for space in range(len(rates) - 1, -1, -1):
-        rate = rates[space]
-        if rate is None:
-            continue
-        if worst is None or rate.vp * worst.goods < worst.vp * rate.goods:
-            worst, worst_space = rate, space
-        elif rate.vp * worst.goods > worst.vp * rate.goods:
-            raise BoardError(
-                f"trader space {space}: {rate} gives more VP per good than "
-                f"{worst} on space {worst_space} above it"
-            )
 
 
 def _fronts(rates: tuple[Rate | None, ...]) -> tuple[tuple[Rate, ...], ...]:
