@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
-from typing import TextIO
+from typing import AnyStr, TextIO
 
 from ..game.jsontext import parse_json
 from ..game.narrate import narrate_game
@@ -83,7 +83,7 @@ def json_lines(data: bytes) -> Lines | None:
     return lines if _is_object(first) else None
 
 
-def _split(text, newline):
+def _split(text: AnyStr, newline: AnyStr) -> list[AnyStr]:
     # split, not splitlines: U+2028 may sit inside a JSON string, and "\r" alone is no end.
     lines = text.split(newline)
     if not lines[-1]:
