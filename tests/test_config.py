@@ -252,7 +252,7 @@ def test_a_file_that_is_not_utf8(tmp_path):
     ("content", "words"),
     [
         (b"\xff\xfe", "[game] board: not UTF-8 text"),
-        (b'{"trader_rates": [1, 2]}', "[game] board: trader space 0: expected null"),
+        (b'{"trader_rates": [1, 2]}', "[game] board: a trader table has 16 spaces"),
         (b"{", "[game] board: not valid JSON"),
     ],
 )

@@ -1,4 +1,4 @@
-"""The game record (design §3.1) and ``companion replay``."""
+"""The game record (docs/record-format.md) and ``companion replay``."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from test_properties import model_game
 from companion.cli import main
 from companion.cli.replay import replay_command
 from companion.game.boards import board_from_spec, board_spec, profile
+from companion.game.randgame import monotone
 from companion.game.record import GameRecord, RoundRecord
 from companion.rules import Board, BoardError, RecordError
 
-DESIGN_EXAMPLE = {
+DOC_EXAMPLE = {
     "players": 3,
     "board": "standard",
     "target": 30,
@@ -37,8 +38,8 @@ def run(tmp_path: Path, text: str, *args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def test_design_example(tmp_path):
-    code, out, err = run(tmp_path, json.dumps(DESIGN_EXAMPLE), "--json")
+def test_doc_example(tmp_path):
+    code, out, err = run(tmp_path, json.dumps(DOC_EXAMPLE), "--json")
     assert code == 0 and err == ""
     result = json.loads(out)
     assert result["round"] == 2 and result["finished"] is False
@@ -60,9 +61,9 @@ def test_finished_game_has_a_result(tmp_path):
 
 
 def test_round_trip():
-    record = GameRecord.from_json(json.dumps(DESIGN_EXAMPLE))
+    record = GameRecord.from_json(json.dumps(DOC_EXAMPLE))
     assert GameRecord.from_json(record.to_json()) == record
-    assert json.loads(record.to_json()) == DESIGN_EXAMPLE
+    assert json.loads(record.to_json()) == DOC_EXAMPLE
     custom = GameRecord(2, Board.from_rates([[1, 1]] * 16), 45, (RoundRecord(((1, 2), (3, 4))),))
     assert GameRecord.from_json(custom.to_json()) == custom
     assert json.loads(custom.to_json())["board"] == {"trader_rates": [[1, 1]] * 16}
@@ -85,11 +86,11 @@ def test_board_specs():
     assert named == board_from_spec({"trader_rates": [None] * 16})
     with pytest.raises(BoardError, match=r"needs 'trader_rates', got keys \['rates'\]"):
         board_from_spec({"rates": [None] * 16})
-    assert not profile("standard").verified  # shipped rates are placeholders (design §2)
+    assert not profile("standard").verified  # shipped rates are placeholders
 
 
 def game(**changes) -> str:
-    return json.dumps({**DESIGN_EXAMPLE, **changes})
+    return json.dumps({**DOC_EXAMPLE, **changes})
 
 
 def rounds(*plays, trades=None) -> list[dict]:
@@ -103,10 +104,20 @@ BAD_RECORDS = [
     ('{"players": NaN}', "NaN is not a number"),
     (game(players=7), "a game has 2 to 6 players, got 7"),
     (game(players="3"), "'players' must be a whole number 2..6, got '3'"),
-    (game(target=0), "'target' must be a positive whole number, got 0"),
+    (game(target=0), "'target' must be a whole number 1..999, got 0"),
+    (game(target=1000), "'target' must be a whole number 1..999, got 1000"),
+    (game(players=10**4000), "a game has 2 to 6 players, got <a number of about 4001 digits>"),
+    ('{"players": 3, "target": 1' + "0" * 4400 + "}", "a number in the JSON is longer than 4300"),
     (game(board="summer"), "unknown board 'summer'"),
     (game(board={"trader_rates": [[1, 1]] * 15}), "has 16 spaces (0..15), got 15"),
     (game(board={"trader_rates": [[1, 0]] * 16}), "trader space 0: expected null or [goods, vp]"),
+    (game(board={"trader_rates": [[16, 1]] * 16}), "goods 1..15 and VP 1..99, got [16, 1]"),
+    (game(board={"trader_rates": [[10**30, 1]] * 16}), "got [1000000000000000000000000000000, 1]"),
+    (game(board={"trader_rates": [[1, 10**400]] * 16}), "got [1, <a number of about 401 digits>]"),
+    (
+        game(board={"trader_rates": [None] * 5 + [[1, 1]] + [None] * 3 + [[2, 1]] + [None] * 6}),
+        "trader space 5: 1:1 gives more VP per good than 2:1 on space 9 above it",
+    ),
     (game(rounds={"plays": []}), "'rounds' must be a list, got an object"),
     (game(rounds=[[1, 2]]), "round 1: expected an object with 'plays', got a list"),
     (game(rounds=[{"trades": []}]), "round 1: 'plays' must be a list"),
@@ -158,16 +169,17 @@ def test_unreadable_files(tmp_path, capsys):
 
 
 def test_json_lines_report_each_game(tmp_path):
-    good = json.dumps(DESIGN_EXAMPLE)
+    good = json.dumps(DOC_EXAMPLE)
     bad = game(rounds=rounds([[1, 2], [3, 4], [5, 9]]))
     code, out, err = run(tmp_path, "\n".join([good, bad, "", "{oops", good]) + "\n", "--json")
     assert code == 2
     lines = [json.loads(line) for line in out.splitlines()]
-    assert len(lines) == 4
-    assert lines[0] == lines[3] and lines[0]["round"] == 2
+    assert len(lines) == 5  # one answer per line, the blank one included
+    assert lines[0] == lines[4] and lines[0]["round"] == 2
     assert lines[1] == {"error": "line 2: round 1, seat P3: card 9 does not exist (cards are 1..8)"}
-    assert lines[2]["error"].startswith("line 4: not valid JSON")
-    assert err.count("\n") == 2 and ": line 2: round 1, seat P3" in err
+    assert lines[2] == {"error": "line 3: empty line"}
+    assert lines[3]["error"].startswith("line 4: not valid JSON")
+    assert err.count("\n") == 3 and ": line 2: round 1, seat P3" in err
 
 
 def test_parallel_batch_equals_model(tmp_path):
@@ -192,7 +204,12 @@ def _random_board(rng: random.Random) -> Board:
     if rng.random() < 0.3:
         return profile(rng.choice(["standard", "winter"]))
     return Board.from_rates(
-        [None if rng.random() < 0.25 else [rng.randint(1, 6), rng.randint(1, 5)] for _ in range(16)]
+        monotone(
+            [
+                None if rng.random() < 0.25 else [rng.randint(1, 6), rng.randint(1, 5)]
+                for _ in range(16)
+            ]
+        )
     )
 
 
@@ -207,12 +224,12 @@ def test_narration(tmp_path):
 
 
 def test_pretty_printed_single_game(tmp_path):
-    code, out, _ = run(tmp_path, json.dumps(DESIGN_EXAMPLE, indent=2), "--json")
+    code, out, _ = run(tmp_path, json.dumps(DOC_EXAMPLE, indent=2), "--json")
     assert code == 0 and json.loads(out)["round"] == 2
 
 
 def test_real_process_reads_stdin_and_never_shows_a_traceback():
-    for text, code in ((json.dumps(DESIGN_EXAMPLE), 0), ('{"players": 3, "rounds": 5}', 2)):
+    for text, code in ((json.dumps(DOC_EXAMPLE), 0), ('{"players": 3, "rounds": 5}', 2)):
         proc = subprocess.run(
             [sys.executable, "-m", "companion", "replay", "-", "--json"],
             input=text,

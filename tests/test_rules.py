@@ -1,4 +1,4 @@
-"""The rules made exact (design §2): sharing, caps, exclusions, trades, the end, errors."""
+"""The rules made exact: sharing, caps, exclusions, trades, the end, errors."""
 
 from __future__ import annotations
 
@@ -176,12 +176,14 @@ def test_offers_worth_making(board):
     assert board.offers(4, 6) == [Quote(0, 0), Quote(2, 1), Quote(3, 2), Quote(5, 3), Quote(6, 4)]
 
 
-def test_rates_below_the_marker_may_beat_it():
-    """'any worse rate' means the rates on the spaces below; a custom table need not
-    improve as the marker climbs, and every rate on a space at or below counts."""
-    rates = [None, [1, 1]] + [[3, 1]] * 14
-    b = Board.from_rates(rates)
-    assert b.quote(8, 6) == Quote(6, 6)
+def test_rates_below_the_marker_are_never_better():
+    """'any worse rate' means the rates on the spaces below: a table where a lower rate
+    gives more VP per good than a higher one is refused, naming both spaces."""
+    with pytest.raises(BoardError, match=r"^trader space 1: 1:1 gives more VP per good than 3:1"):
+        Board.from_rates([None, [1, 1]] + [[3, 1]] * 14)
+    # Equal VP per good is allowed, and every rate at or below the marker counts.
+    b = Board.from_rates([None, [1, 1]] + [[2, 2]] * 14)
+    assert b.quote(8, 5) == Quote(5, 5)
 
 
 def test_trade_choices_show_what_each_trader_faces(board):

@@ -90,10 +90,14 @@ def _add_replay(sub) -> None:
     replay = sub.add_parser(
         "replay",
         help="replay a game record (or JSON Lines of them) and narrate it or print its state",
-        description="Replay a game record: one JSON game, or JSON Lines with one game per line.",
+        description="Replay a game record: one JSON game, or JSON Lines with one game per line. "
+        "The format, the output and the errors are in docs/record-format.md.",
+        epilog="Exit status: 0 when every game replayed, 2 when anything was refused.",
     )
     replay.add_argument("file", metavar="FILE", help="the record, or - for standard input")
-    replay.add_argument("--json", action="store_true", help="print the state as JSON (design §3.1)")
+    replay.add_argument(
+        "--json", action="store_true", help="print the state as JSON, one line per game"
+    )
     replay.add_argument(
         "--jobs",
         type=count,

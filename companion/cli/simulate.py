@@ -136,7 +136,11 @@ def _report(
     if not drawn and recorder.last is not None:
         out.write(to_text(recorder.last) + "\n")
     if game is not None:
-        out.write("".join(line + "\n" for line in ending(game.state, catalog(args.lang))))
+        out.write(
+            "".join(
+                line + "\n" for line in ending(game.state, catalog(args.lang), game.record.ended)
+            )
+        )
     return 0
 
 

@@ -11,8 +11,11 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..rules import Board, BoardError
+from ..rules import Board, BoardError, RecordError
+from ..rules.errors import clip, shown
 from .jsontext import parse_json
+
+BOARD_FILE_MAX = 64 * 1024  # bytes: a board file is 16 short rates; more is not one
 
 
 @cache
@@ -32,7 +35,7 @@ def profile(name: str) -> Board:
         data = _profiles()[name]
     except KeyError:
         known = ", ".join(profile_names())
-        raise BoardError(f"unknown board {name!r} (known: {known})") from None
+        raise BoardError(f"unknown board {shown(name)} (known: {known})") from None
     return Board.from_rates(data["trader_rates"], name=name, verified=data["verified"])
 
 
@@ -49,27 +52,41 @@ def board_from_spec(spec: object) -> Board:
         return profile(spec)
     if isinstance(spec, dict):
         if "trader_rates" not in spec:  # other keys (a name, a note) are the user's own
-            raise BoardError(f"a custom board needs 'trader_rates', got keys {sorted(spec)}")
+            raise BoardError(f"a custom board needs 'trader_rates', got keys {shown(sorted(spec))}")
         return Board.from_rates(spec["trader_rates"])
-    raise BoardError(f"a board is a name or {{'trader_rates': [...]}}, got {spec!r}")
+    raise BoardError(f"a board is a name or {{'trader_rates': [...]}}, got {shown(spec)}")
 
 
 def named_board(value: str, where: str = "--board") -> Board:
     """A board named on a command line or in a config: a profile name, or the path of a
-    JSON file ``{"trader_rates": [...]}`` holding your own board's rates."""
+    JSON file ``{"trader_rates": [...]}`` holding your own board's rates.
+
+    Anything wrong, from a missing file to a folder or binary data, is one BoardError
+    naming ``where`` and the value (cut to 80 characters)."""
     if value in profile_names():
         return profile(value)
+    named = f"{where} {clip(value)}"
     try:
-        text = Path(value).expanduser().read_text("utf-8")
+        data = _read_board_file(value)
     except OSError as e:
         raise BoardError(
-            f"{where} {value}: not a board name ({', '.join(profile_names())}) "
-            f"and cannot read it as a file: {e.strerror}"
+            f"{named}: not a board name ({', '.join(profile_names())}) "
+            f"and cannot read it as a file: {e.strerror or type(e).__name__}"
         ) from None
+    except (ValueError, RuntimeError) as e:  # a NUL in the path; "~nobody" has no home
+        raise BoardError(f"{named}: not a board name, nor a file path: {e}") from None
+    if len(data) > BOARD_FILE_MAX:
+        raise BoardError(f"{named}: larger than {BOARD_FILE_MAX // 1024} KB, not a board file")
     try:
-        return board_from_spec(parse_json(text))
-    except BoardError as e:
-        raise BoardError(f"{where} {value}: {e}") from None
+        return board_from_spec(parse_json(data))
+    except RecordError as e:
+        raise BoardError(f"{named}: {e}") from None
+
+
+def _read_board_file(value: str) -> bytes:
+    """The file's first bytes, one more than a board file may hold (/dev/zero is endless)."""
+    with Path(value).expanduser().open("rb") as f:
+        return f.read(BOARD_FILE_MAX + 1)
 
 
 def board_spec(board: Board) -> str | dict:

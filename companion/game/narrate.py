@@ -55,7 +55,7 @@ def narrate_game(record: GameRecord, w: Words) -> Iterator[str]:
         state = result.state
         yield INDENT + _scores(state, w)
     yield ""
-    yield from ending(state, w)
+    yield from ending(state, w, record.ended)
 
 
 def narrate_step(step: Step, w: Words) -> list[str]:
@@ -195,14 +195,18 @@ def _seats(seats: Iterable[int], w: Words) -> str:
     return ", ".join(w.seat(s) for s in seats)
 
 
-def ending(state: GameState, w: Words) -> Iterator[str]:
-    """The end of the game (conversion, ranking, winner), or where it stands."""
+def ending(state: GameState, w: Words, ended: bool = False) -> Iterator[str]:
+    """The end of the game (conversion, ranking, winner), or where it stands. ``ended``:
+    the table ended it before the target ("End the game")."""
     target = state.setup.target
-    if not state.finished:
+    if state.finished:
+        reached = [s for s, p in enumerate(state.players) if p.vp >= target]
+        yield w.t("narrate.game_over", n=state.round, seats=_seats(reached, w), target=target)
+    elif ended:
+        yield w.t("narrate.ended", n=state.round, target=target)
+    else:
         yield w.t("narrate.in_progress", n=state.round, target=target)
         return
-    reached = [s for s, p in enumerate(state.players) if p.vp >= target]
-    yield w.t("narrate.game_over", n=state.round, seats=_seats(reached, w), target=target)
     end = outcome(state)
     conversions = " · ".join(
         w.t(

@@ -13,12 +13,25 @@ MAX_ROUNDS = 500  # random play always ends long before; this only guards the lo
 
 
 def random_board(rng: random.Random) -> Board:
-    """A custom trader table: some spaces without a trade, small random rates elsewhere."""
+    """A custom trader table: some spaces without a trade, small random rates elsewhere,
+    in the order every board keeps (never more VP per good below than above)."""
     rates = [
         None if rng.random() < 0.2 else [rng.randint(1, 5), rng.randint(1, 4)]
         for _ in range(SPACES)
     ]
-    return Board.from_rates(rates)
+    return Board.from_rates(monotone(rates))
+
+
+def monotone(rates: list[list[int] | None]) -> list[list[int] | None]:
+    """The same table with its rates moved so that VP per good never falls going up.
+
+    The spaces without a trade stay where they are; the rates fill the other spaces
+    worst first (stable: equal rates keep their order).
+    """
+    # vp / goods as a float orders small rates exactly: division is correctly rounded,
+    # so equal ratios (1:2 and 2:4) give equal keys and unequal ones differ.
+    ordered = iter(sorted((r for r in rates if r is not None), key=lambda r: r[1] / r[0]))
+    return [None if r is None else next(ordered) for r in rates]
 
 
 def random_plays(rng: random.Random, state: GameState) -> tuple[tuple[int, ...], ...]:

@@ -1,8 +1,9 @@
-"""The game record (design §3.1): setup plus each round's plays and trade offers.
+"""The game record (docs/record-format.md): setup plus each round's plays and trade offers.
 
 ``GameRecord.from_json(text)`` and ``record.to_json()`` are a pair that survives a
-round trip. Parsing only checks shapes and types (``RecordError``); what the rules
-forbid is found when the record is replayed (``IllegalPlayError``, ``GameOverError``).
+round trip. Parsing checks shapes and types (``RecordError``) and the setup
+(``SetupError``); what the rules forbid in a round is found when the record is
+replayed (``IllegalPlayError``, ``GameOverError``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ from ..rules import (
     GameState,
     RecordError,
     RoundResult,
+    Setup,
     new_game,
     outcome,
     replay,
     resolve_round,
 )
+from ..rules.errors import shown
+from ..rules.state import TARGET_MAX
 from .boards import board_from_spec, board_spec
 from .jsontext import parse_json
 
@@ -56,17 +60,20 @@ class GameRecord:
             raise RecordError(f"a game record is a JSON object, got {_kind(data)}")
         players = data.get("players")
         if type(players) is not int:
-            raise RecordError(f"'players' must be a whole number 2..6, got {players!r}")
+            raise RecordError(f"'players' must be a whole number 2..6, got {shown(players)}")
         target = data.get("target", 30)
-        if type(target) is not int or target < 1:
-            raise RecordError(f"'target' must be a positive whole number, got {target!r}")
+        if type(target) is not int or not 0 < target <= TARGET_MAX:
+            raise RecordError(
+                f"'target' must be a whole number 1..{TARGET_MAX}, got {shown(target)}"
+            )
         board = board_from_spec(data.get("board", "standard"))
+        Setup(players, board, target)  # a wrong setup is named before any round is read
         rounds = data.get("rounds", [])
         if not isinstance(rounds, list):
             raise RecordError(f"'rounds' must be a list, got {_kind(rounds)}")
         ended = data.get("ended", False)
         if type(ended) is not bool:
-            raise RecordError(f"'ended' must be true or false, got {ended!r:.80}")
+            raise RecordError(f"'ended' must be true or false, got {shown(ended)}")
         rounds = tuple([_round(i + 1, r, players) for i, r in enumerate(rounds)])
         return cls(players, board, target, rounds, ended)
 
@@ -100,8 +107,8 @@ class GameRecord:
 
 
 def state_to_dict(state: GameState, ended: bool = False) -> dict:
-    """The replay output; ``result`` only once the game has ended (by the target, or
-    ``ended`` at the table)."""
+    """The replay output (docs/record-format.md); ``result`` only once the game has
+    ended (by the target, or ``ended`` at the table)."""
     finished = state.finished or ended
     out: dict = {
         "round": state.round,
@@ -126,7 +133,7 @@ def state_to_dict(state: GameState, ended: bool = False) -> dict:
 
 def _kind(value: object) -> str:
     names = {dict: "an object", list: "a list", str: "a string", bool: "true/false"}
-    return names.get(type(value), "null" if value is None else repr(value))
+    return names.get(type(value), "null" if value is None else shown(value))
 
 
 def _round(number: int, raw: object, players: int) -> RoundRecord:
@@ -153,7 +160,8 @@ def _round(number: int, raw: object, players: int) -> RoundRecord:
         if not _INT_ONLY.issuperset(map(type, trades)) or min(trades) < 0:
             seat, offer = next((s, o) for s, o in enumerate(trades) if type(o) is not int or o < 0)
             raise RecordError(
-                f"round {number}, seat P{seat + 1}: trade offer {offer!r} is not a number of goods"
+                f"round {number}, seat P{seat + 1}: "
+                f"trade offer {shown(offer)} is not a number of goods"
             )
     return RoundRecord(tuple(map(tuple, plays)), tuple(trades))
 

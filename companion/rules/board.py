@@ -1,8 +1,12 @@
 """Board sides: the rate printed on each trader space, and what a trade buys there.
 
-A board is data (design §2): the engine accepts any table of 16 spaces, each ``None``
-(no trade there) or a rate ``(goods, vp)``. On a space, a Trader may trade at that
-space's rate or at any rate printed on the spaces below it.
+A board is data: the engine accepts any table of 16 spaces, each ``None`` (no trade
+there) or a rate ``(goods, vp)``. On a space, a Trader may trade at that space's rate
+or at any rate printed on the spaces below it.
+
+Every table is monotone: going down the board, a rate never gives more VP per good
+than a rate above it (the rulebook's "any worse rate" below the marker). So a rate
+printed lower is always a worse rate, whichever table the players bring.
 """
 
 from __future__ import annotations
@@ -12,10 +16,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from .errors import BoardError
+from .errors import BoardError, shown
 from .tables import GOODS_MAX, ROW_MAX
 
 SPACES = ROW_MAX + 1
+# A rate hands in 1..15 goods (no one holds more) for 1..99 VP. The VP bound keeps every
+# score a short number: printed boards pay a few VP per trade, never dozens.
+RATE_VP_MAX = 99
 
 
 class Rate(NamedTuple):
@@ -46,15 +53,20 @@ class Board:
     _fronts: tuple[tuple[Rate, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if len(self.rates) != SPACES:
-            raise BoardError(f"a trader table has {SPACES} spaces (0..15), got {len(self.rates)}")
+        _check_size(self.rates)
+        _check_rates(self.rates)
         object.__setattr__(self, "_fronts", _fronts(self.rates))
 
     @classmethod
     def from_rates(cls, rates: Sequence[object], name: str | None = None, verified: bool = True):
-        """Build a board from ``[[goods, vp] | None, ...]`` as found in JSON, validating it."""
+        """Build a board from ``[[goods, vp] | None, ...]`` as found in JSON, validating it.
+
+        BoardError names the first space that is wrong: not null or two whole numbers,
+        out of goods 1..15 and VP 1..99, or paying more VP per good than a space above.
+        """
         if type(rates) not in (list, tuple):
-            raise BoardError(f"trader_rates must be a list of {SPACES} entries, got {rates!r}")
+            raise BoardError(f"trader_rates must be a list of {SPACES} entries, got {shown(rates)}")
+        _check_size(rates)  # before reading the entries: a list may be huge
         return cls(tuple([_parse_rate(i, r) for i, r in enumerate(rates)]), name, verified)
 
     def to_rates(self) -> list[list[int] | None]:
@@ -67,13 +79,13 @@ class Board:
         return sorted(found, key=lambda r: (-r.vp / r.goods, r.goods))
 
     def quote(self, space: int, offer: int) -> Quote:
-        """The trade for "hand in up to ``offer`` goods" on ``space`` (design §2).
+        """The trade for "hand in up to ``offer`` goods" on ``space``.
 
         The most VP those goods can buy at the available rates, mixing rates freely,
         and only the goods that VP needs.
         """
         if offer < 0:
-            raise ValueError(f"a trade offer is a number of goods, got {offer}")
+            raise ValueError(f"a trade offer is a number of goods, got {shown(offer)}")
         return _best_trades(self._fronts[space])[min(offer, GOODS_MAX)]
 
     def offers(self, space: int, goods: int) -> list[Quote]:
@@ -91,16 +103,53 @@ class Board:
         return min(r.goods for r in rates) if rates else None
 
 
+def _check_size(rates: Sequence[object]) -> None:
+    if len(rates) != SPACES:
+        raise BoardError(f"a trader table has {SPACES} spaces (0..15), got {len(rates)}")
+
+
 def _parse_rate(space: int, raw: object) -> Rate | None:
+    """A JSON entry as a rate; its numbers are checked with every other rate's."""
     if raw is None:
         return None
     if type(raw) in (list, tuple, Rate) and len(raw) == 2:
-        goods, vp = raw
-        if type(goods) is int and type(vp) is int and goods > 0 and vp > 0:
-            return Rate(goods, vp)
-    raise BoardError(
-        f"trader space {space}: expected null or [goods, vp] as two positive whole numbers, "
-        f"got {raw!r}"
+        return Rate(*raw)
+    raise _bad_rate(space, raw)
+
+
+def _check_rates(rates: Sequence[Rate | None]) -> None:
+    """Refuse the first space whose rate is not 1..15 goods for 1..99 VP, or is worse
+    (fewer VP per good) than a rate on a space below it.
+
+    One pass up the board, keeping the best rate so far: a rate worse than any rate
+    below it is worse than that one. On equal rates the higher space is kept, so a
+    message names the space nearest the one that breaks the order.
+    """
+    best: Rate | None = None
+    best_space = 0
+    for space, rate in enumerate(rates):
+        if rate is None:
+            continue
+        if type(rate) is not Rate:
+            raise _bad_rate(space, rate)
+        goods, vp = rate
+        if not (type(goods) is int and type(vp) is int):
+            raise _bad_rate(space, [goods, vp])  # shown as it was written in JSON
+        if not (0 < goods <= GOODS_MAX and 0 < vp <= RATE_VP_MAX):
+            raise _bad_rate(space, [goods, vp])
+        if best is None or vp * best.goods >= best.vp * goods:
+            best, best_space = rate, space
+        else:
+            raise BoardError(
+                f"trader space {best_space}: {best} gives more VP per good than "
+                f"{rate} on space {space} above it"
+            )
+
+
+def _bad_rate(space: int, raw: object) -> BoardError:
+    return BoardError(
+        f"trader space {space}: expected null or [goods, vp] as whole numbers, "
+        f"goods 1..{GOODS_MAX} and VP 1..{RATE_VP_MAX}, got {shown(raw)}"
     )
 
 
@@ -108,21 +157,17 @@ def _fronts(rates: tuple[Rate | None, ...]) -> tuple[tuple[Rate, ...], ...]:
     """For each space, the rates usable there that no other usable rate beats.
 
     A rate is beaten by one that costs no more goods and buys at least as many VP;
-    dropping beaten rates changes no quote and keeps the trade search small.
+    dropping beaten rates changes no quote and keeps the trade search small. (On a
+    monotone table a higher rate is never worse per good, yet a lower one may still be
+    worth keeping: 2:1 below 3:2 turns 5 goods into 3 VP.)
     """
     fronts = []
     front: list[Rate] = []
     for rate in rates:
-        if rate is not None:
-            if not (type(rate.goods) is int and type(rate.vp) is int and rate.goods > 0 < rate.vp):
-                raise BoardError(
-                    f"trader space {len(fronts)}: a rate is two positive whole "
-                    f"numbers, got {rate!r}"
-                )
-            if not any(o.goods <= rate.goods and o.vp >= rate.vp for o in front):
-                front = [o for o in front if not (rate.goods <= o.goods and rate.vp >= o.vp)]
-                front.append(rate)
-                front.sort()
+        if rate is not None and not any(o.goods <= rate.goods and o.vp >= rate.vp for o in front):
+            front = [o for o in front if not (rate.goods <= o.goods and rate.vp >= o.vp)]
+            front.append(rate)
+            front.sort()
         fronts.append(tuple(front))
     return tuple(fronts)
 

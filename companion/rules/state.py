@@ -11,8 +11,12 @@ from typing import NamedTuple
 
 from .board import Board
 from .cards import ALL_CARDS
-from .errors import SetupError
+from .errors import SetupError, shown
 from .tables import PLAYER_COUNTS, START_SPACE, cards_per_round
+
+# The rulebook's targets are 30 and 45; a house rule may pick another, up to 999 so
+# that a score always fits the device's display.
+TARGET_MAX = 999
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,9 +30,11 @@ class Setup:
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise SetupError(f"a game has 2 to 6 players, got {self.players!r}")
-        if type(self.target) is not int or self.target < 1:
-            raise SetupError(f"the target is a positive number of VP, got {self.target!r}")
+            raise SetupError(f"a game has 2 to 6 players, got {shown(self.players)}")
+        if type(self.target) is not int or not 0 < self.target <= TARGET_MAX:
+            raise SetupError(
+                f"the target is a number of VP 1..{TARGET_MAX}, got {shown(self.target)}"
+            )
         object.__setattr__(self, "cards_per_round", cards_per_round(self.players))
 
 

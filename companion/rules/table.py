@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from .board import Quote
 from .cards import Card, Row
-from .errors import GameOverError, IllegalPlayError, PlayProblem
+from .errors import GameOverError, IllegalPlayError, PlayProblem, shown
 from .state import GameState, Rows
 from .steps import (
     Beggar,
@@ -147,10 +147,12 @@ class Table:
 
         for card in cards:
             if type(card) is not int and not isinstance(card, Card):
-                raise illegal(PlayProblem.OUT_OF_RANGE, f"card {card!r} is not a card number 1..8")
+                raise illegal(
+                    PlayProblem.OUT_OF_RANGE, f"card {shown(card)} is not a card number 1..8"
+                )
             if not 1 <= card <= 8:
                 raise illegal(
-                    PlayProblem.OUT_OF_RANGE, f"card {card} does not exist (cards are 1..8)"
+                    PlayProblem.OUT_OF_RANGE, f"card {shown(card)} does not exist (cards are 1..8)"
                 )
         if len(set(cards)) != len(cards):
             twice = next(c for c in cards if list(cards).count(c) > 1)
@@ -175,7 +177,7 @@ class Table:
         if type(offer) is not int or offer < 0:
             raise IllegalPlayError(
                 PlayProblem.BAD_OFFER,
-                f"trade offer {offer!r} is not a number of goods",
+                f"trade offer {shown(offer)} is not a number of goods",
                 round=self.round + 1,
                 seat=seat,
             )
