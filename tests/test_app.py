@@ -123,3 +123,30 @@ def test_a_display_that_stopped_answering_is_retried_until_it_answers(table):
     clock[0] = 2.0
     app.handle(Tick())
     assert app.display.retries == 1 and app.next_wake() is None
+
+
+def test_the_panel_shows_the_game_again_once_the_bus_answers():
+    """A real driver on the fake bus: after a fault the loop retries by itself, and the
+    whole frame goes out again even though the screen did not change meanwhile."""
+    from companion.hw.display import Oled, fake_device
+    from companion.table import public_view
+    from companion.ui.screens import draw
+
+    clock = [0.0]
+    device, panel = fake_device("ssd1306")
+    said: list[str] = []
+    flow, _ = start(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)), 4, BOARDS[0], 30, 0.0)
+    app = App(flow, Oled(device, on_error=said.append), catalog("en"), clock=lambda: clock[0])
+    app.refresh()
+    panel.answering = False
+    app.handle(PadDown(0, 1))  # the mark changes; the bus does not answer
+    assert app.next_wake() == pytest.approx(RETRY) and len(said) == 1
+    panel.ram[0][:] = bytes(len(panel.ram[0]))  # what the panel holds now is anyone's guess
+    clock[0] = 1.0
+    app.handle(Tick())  # still down: tried again, said only once
+    panel.answering = True
+    clock[0] = 2.0
+    app.handle(Tick())
+    expected = draw(public_view(app.flow, clock[0]), catalog("en"))
+    assert panel.image().tobytes() == expected.tobytes()
+    assert app.next_wake() is None and len(said) == 2  # "answers again", once

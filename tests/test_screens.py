@@ -18,7 +18,17 @@ from PIL import Image
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.events import HostKey, PadDown
 from companion.ui.catalog import catalog, languages
-from companion.ui.screens import HEIGHT, WIDTH, Screen, big_box, layout, render, screen, splash
+from companion.ui.screens import (
+    HEIGHT,
+    WIDTH,
+    Screen,
+    big_box,
+    layout,
+    notice_piece,
+    render,
+    screen,
+    splash,
+)
 
 REFERENCES = Path(__file__).parent / "screens"
 SLOW = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=5)
@@ -131,9 +141,11 @@ def misfits(shown: Screen) -> list[str]:
     boxes = [(piece.text, piece.box) for piece in layout(shown)]
     if (box := big_box(shown)) is not None:
         boxes.append((shown.big, box))
+    notice = notice_piece(shown)
+    inside = [*boxes, (notice.text, notice.box)] if notice else boxes
     wrong = [
         f"{text!r} leaves the canvas at {box}"
-        for text, box in boxes
+        for text, box in inside  # the notice is drawn over the body: it only has to fit
         if box[0] < 0 or box[1] < 0 or box[2] >= WIDTH or box[3] >= HEIGHT
     ]
     for i, (a, p) in enumerate(boxes):
@@ -191,6 +203,8 @@ def test_every_screen_fits_the_canvas(players, lang):
     shown = [*SHOTS.values()] if lang == "en" else []
     for seed in range(3):
         shown += every_screen(players, seed, words)
+    notices = [k for k in words.messages if k.startswith("notice.")]
+    shown += [Screen(notice=words.t(k, seat=words.seat(5), reason="x")) for k in notices]
     problems = {p for s in shown for p in misfits(s)}
     assert not problems, sorted(problems)[:10]
 

@@ -19,11 +19,14 @@ from typing import Protocol
 from PIL import Image
 
 from ..table import Effect, Flow, Phase, View, due, public_view, settle, step
-from ..table.events import Event, Tick
+from ..table.events import Event, HostDown, HostPress, HostUp, PadDown, PadUp, Tick
 from ..ui.catalog import Catalog
 from ..ui.screens import draw, render, splash
 
 STOP = object()  # put on the queue to end the loop
+# What people do, as the sources report it: the simulator counts these to know the
+# table has caught up with its presses (ticks and the store's notices are not counted).
+INPUTS = (PadDown, PadUp, HostDown, HostUp, HostPress)
 RETRY = 1.0  # seconds between attempts to reach a display that stopped answering
 
 
@@ -61,7 +64,7 @@ class App:
         self._splash = splash  # seconds of splash screen at power-on
         self._view: View | None = None
         self._idle = threading.Condition()
-        self.inputs = 0  # input events handled so far, ticks aside (the simulator waits on it)
+        self.inputs = 0  # INPUTS handled so far (the simulator waits on it)
         self.busy = False
 
     def put(self, event: Event) -> None:
@@ -97,7 +100,7 @@ class App:
             self.refresh(now)
         finally:
             with self._idle:
-                if not isinstance(event, Tick):
+                if isinstance(event, INPUTS):
                     self.inputs += 1
                 self.busy = False
                 self._idle.notify_all()

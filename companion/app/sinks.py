@@ -44,7 +44,7 @@ class Saver:
         except StorageError as e:
             if not self.failing:
                 self._report(f"{e}; the game goes on, and saving is tried again next round")
-                self._put(SaveFailed(_short(e)))
+                self._put(SaveFailed(e.reason))
             self.failing = True
             return
         for note in self.store.notes:
@@ -63,10 +63,3 @@ class Saver:
             self._report(note)
         if kept is not None:
             self._report(f"the saved game is kept as {kept}")
-
-
-def _short(error: StorageError) -> str:
-    """A few words for the screen; the log has the whole line."""
-    cause = error.__cause__
-    reason = getattr(cause, "strerror", None) or "see the log"
-    return reason[:24]

@@ -37,8 +37,8 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
             return EXIT_BAD_INPUT
         except Exception as e:  # off a Pi: no display, no pins. Say so, point at simulate.
             err.write(
-                f"companion run: the hardware is not here ({type(e).__name__}: {str(e)[:80]}).\n"
-                "On a machine without it, try: companion simulate --players 3\n"
+                f"companion run: the hardware is not here ({type(e).__name__}: {str(e)[:80]}); "
+                "on a machine without it, try: companion simulate --players 3\n"
             )
             return EXIT_BAD_INPUT
         signal.signal(signal.SIGTERM, lambda *_: table.app.put(STOP))

@@ -64,7 +64,7 @@ def narrate_step(step: Step, w: Words) -> list[str]:
         return _supply(step, w)
     card = w.card(step.card) if step.card else ""
     # A seat plays each card at most once: one gain per player of the card.
-    times = f" ×{len(step.gains)}" if len(step.gains) > 1 else ""
+    times = w.t("narrate.times", n=len(step.gains)) if len(step.gains) > 1 else ""
     return _NARRATORS[type(step)](step, card, times, w)
 
 
@@ -171,7 +171,7 @@ def _gain(g: Gain, w: Words) -> str:
 
 
 def _counted(counted: Iterable[tuple[int, int]], w: Words) -> str:
-    parts = [f"{w.card(c)} ×{k}" for c, k in counted if k]
+    parts = [w.card(c) + w.t("narrate.times", n=k) for c, k in counted if k]
     return ", ".join(parts) or w.t("narrate.nothing_counted")
 
 

@@ -13,7 +13,12 @@ REASON_LIMIT = 120
 
 
 class StorageError(CompanionError):
-    """The state directory cannot be used or written; the message is one line for the user."""
+    """The state directory cannot be used or written; the message is one line for the user,
+    and ``reason`` its last few words (why the OS refused)."""
+
+    @property
+    def reason(self) -> str:
+        return str(self).rpartition(": ")[2]
 
 
 # The OS says "Is a directory"; the user needs to hear what is in the way of what.

@@ -51,7 +51,8 @@ class Screen:
     title: str = ""
     lines: tuple[tuple[str, ...], ...] = ()
     header: str | None = None  # the board rows, while a game is on
-    marks: tuple[int, ...] | None = None  # per seat: 0 waiting, 1 some placed, 2 locked
+    # per seat: its label, and 0 waiting, 1 some cards placed, 2 locked in
+    marks: tuple[tuple[str, int], ...] | None = None
     notice: str | None = None  # a short message over the body
     cursor: int | None = None  # the highlighted line (options, menu)
     big: str | None = None  # one large word or number (splash, countdown)
@@ -100,9 +101,16 @@ def capacity(screen: Screen) -> int:
     return (bottom - body_top(screen) + 1) // LINE
 
 
+NOTICE_Y = HEIGHT - 18
+
+
+def notice_piece(screen: Screen) -> Placed | None:
+    """The notice, drawn on a box of its own over the body (so it may cover other text)."""
+    return _placed(screen.notice, BODY, 3, NOTICE_Y) if screen.notice else None
+
+
 def layout(screen: Screen) -> tuple[Placed, ...]:
-    """Every piece of text of ``screen`` with its place (the notice excepted: it is drawn
-    on a box of its own over the body)."""
+    """Every piece of text of ``screen`` with its place, the notice aside."""
     out = []
     if screen.header is not None:
         out.append(_placed(screen.header, SMALL, 0, 0))
@@ -117,8 +125,8 @@ def layout(screen: Screen) -> tuple[Placed, ...]:
     if screen.footer:
         out.append(_placed(screen.footer, BODY, 2, HEIGHT - LINE))
     if screen.marks is not None:
-        for seat in range(len(screen.marks)):
-            out.append(_placed(f"P{seat + 1}", SMALL, seat * MARK_STEP, MARKS_Y))
+        for seat, (label, _) in enumerate(screen.marks):
+            out.append(_placed(label, SMALL, seat * MARK_STEP, MARKS_Y))
     return tuple(out)
 
 
@@ -141,16 +149,16 @@ def render(screen: Screen) -> Image.Image:
     if screen.marks is not None:
         _marks(draw, screen.marks)
     if screen.notice:
-        y = HEIGHT - 18
+        y = NOTICE_Y
         draw.rectangle((0, y - 2, WIDTH - 1, y + LINE), fill=0, outline=1)
         draw_text(draw, (3, y), screen.notice, fill=1, font=BODY)
     return img
 
 
-def _marks(draw: ImageDraw.ImageDraw, marks: tuple[int, ...]) -> None:
+def _marks(draw: ImageDraw.ImageDraw, marks: tuple[tuple[str, int], ...]) -> None:
     """One mark per seat at a fixed place, so a seat's change redraws only its own:
     an empty box while waiting, a dot once some cards are placed, filled when locked."""
-    for seat, mark in enumerate(marks):
+    for seat, (_, mark) in enumerate(marks):
         x = seat * MARK_STEP + 10
         draw.rectangle((x, MARKS_Y, x + 5, MARKS_Y + 5), fill=1 if mark == 2 else 0, outline=1)
         if mark == 1:
@@ -236,7 +244,7 @@ def _resume(body: ResumeView, w: Catalog) -> Screen:
 
 def _join(body: JoinView, w: Catalog) -> Screen:
     lines = [w.t("screen.join_hint"), w.t("screen.join_ok", n=sum(body.joined))]
-    marks = tuple(2 if joined else 0 for joined in body.joined)
+    marks = tuple((w.seat(pad), 2 if joined else 0) for pad, joined in enumerate(body.joined))
     return Screen(w.t("screen.join"), _one_per_line(lines), marks=marks)
 
 
@@ -250,7 +258,10 @@ def _options(body: OptionsView, w: Catalog) -> Screen:
 
 
 def _choosing(body: ChoosingView, w: Catalog) -> Screen:
-    marks = tuple(0 if n == 0 else 2 if n == body.need else 1 for n in body.placed)
+    marks = tuple(
+        (w.seat(seat), 0 if n == 0 else 2 if n == body.need else 1)
+        for seat, n in enumerate(body.placed)
+    )
     title = w.t("screen.round", n=body.round)
     if body.countdown is not None:
         return Screen(title, ((w.t("screen.countdown"),),), marks=marks, big=str(body.countdown))
@@ -267,7 +278,7 @@ def _reveal(body: RevealView, w: Catalog) -> Screen:
 
 def _step(body: StepView, w: Catalog) -> Screen:
     step = body.step
-    times = f" x{len(step.gains)}" if len(step.gains) > 1 else ""
+    times = w.t("screen.times", n=len(step.gains)) if len(step.gains) > 1 else ""
     title = w.card(step.card) + times if step.card else ""
     extra: list[str] = []
     if isinstance(step, Share):
