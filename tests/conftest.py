@@ -8,7 +8,7 @@ import pytest
 
 from companion.rules import Board, GameState, Rows, new_game
 
-# A test board: 2:1 on spaces 1..3, 3:2 from space 4, 1:1 from space 10 (design §2:
+# A test board: 2:1 on spaces 1..3, 3:2 from space 4, 1:1 from space 10 (docs/rules.md:
 # "3 goods : 2 VP, and a worse 2 : 1 exists below it").
 TEST_RATES = [None] + [[2, 1]] * 3 + [[3, 2]] * 6 + [[1, 1]] * 6
 

@@ -1,4 +1,4 @@
-"""An independent model of the rules, written straight from the rulebook and design §2.
+"""An independent model of the rules, written straight from the rulebook and docs/rules.md.
 
 It shares no code with ``companion``: plain dicts and lists, no precomputed tables,
 trades searched by brute force. Tests compare the engine with it; the benchmark

@@ -72,7 +72,7 @@ def replay(state: GameState, rounds: Iterable[tuple[Plays, Sequence[int]]]) -> G
 
 @dataclass(frozen=True, slots=True)
 class TradeChoice:
-    """What one Trader faces when its turn to trade comes (design §2)."""
+    """What one Trader faces when its turn to trade comes (docs/rules.md)."""
 
     seat: int
     held: int  # goods the seat holds when it trades

@@ -1,6 +1,6 @@
 """The numbers of the rulebook, as data. The engine reads them; it hard-codes none.
 
-Where the rulebook leaves room, design §2 ("the rules, made exact") settles it.
+Where the rulebook leaves room, docs/rules.md ("the rules, made exact") settles it.
 """
 
 from __future__ import annotations

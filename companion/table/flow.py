@@ -1,4 +1,4 @@
-"""The table flow (design §5): ``step(flow, event, now)`` gives the next flow and the
+"""The table flow: ``step(flow, event, now)`` gives the next flow and the
 effects to carry out, as data.
 
 Time only enters through ``now`` and ``Tick`` events; nothing here reads a clock, a
