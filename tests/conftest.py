@@ -221,3 +221,24 @@ def make_pads():
     yield make
     for parts in made:
         parts.close()
+
+
+# --- random games chosen by the model ---------------------------------------------------
+
+import copy  # noqa: E402
+
+from companion.game.record import GameRecord, RoundRecord  # noqa: E402
+
+
+def model_game(rng: random.Random, players: int, board: Board, target: int, max_rounds=400):
+    """A random legal game chosen by the model: (record, the model's output after each round)."""
+    game = model.new_game(players, board.to_rates(), target)
+    rounds, outputs = [], []
+    need = 2 if players <= 3 else 1
+    while not model.finished(game) and len(rounds) < max_rounds:
+        plays = [rng.sample(sorted(s["hand"]), need) for s in game["seats"]]
+        trades = [rng.randint(0, 16) if 7 in p else rng.choice([0, 0, 3]) for p in plays]
+        model.play(game, plays, trades)
+        rounds.append(RoundRecord(tuple(map(tuple, plays)), tuple(trades)))
+        outputs.append(copy.deepcopy(model.output(game)))
+    return GameRecord(players, board, target, tuple(rounds)), outputs

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import copy
 import random
 
 import model
+from conftest import model_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.game.boards import profile
 from companion.game.randgame import monotone
-from companion.game.record import GameRecord, RoundRecord, state_to_dict
+from companion.game.record import state_to_dict
 from companion.rules import Board, Share, new_game, resolve_round
 from companion.rules.cards import ALL_CARDS
 
@@ -19,20 +19,6 @@ rates = st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 5)).map
 # Every board is monotone (never more VP per good below than above): sort drawn rates so.
 custom_boards = st.lists(rates, min_size=16, max_size=16).map(monotone).map(Board.from_rates)
 boards = st.one_of(st.sampled_from(["standard", "winter"]).map(profile), custom_boards)
-
-
-def model_game(rng: random.Random, players: int, board: Board, target: int, max_rounds=400):
-    """A random legal game chosen by the model: (record, the model's output after each round)."""
-    game = model.new_game(players, board.to_rates(), target)
-    rounds, outputs = [], []
-    need = 2 if players <= 3 else 1
-    while not model.finished(game) and len(rounds) < max_rounds:
-        plays = [rng.sample(sorted(s["hand"]), need) for s in game["seats"]]
-        trades = [rng.randint(0, 16) if 7 in p else rng.choice([0, 0, 3]) for p in plays]
-        model.play(game, plays, trades)
-        rounds.append(RoundRecord(tuple(map(tuple, plays)), tuple(trades)))
-        outputs.append(copy.deepcopy(model.output(game)))
-    return GameRecord(players, board, target, tuple(rounds)), outputs
 
 
 @settings(max_examples=150, deadline=None)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_properties import model_game
+from conftest import model_game
 
 from companion.cli import main
 from companion.cli.replay import replay_command

@@ -20,8 +20,7 @@ import time
 from datetime import datetime
 
 import pytest
-from conftest import BOARDS, Driver, model_script, simulate
-from test_properties import model_game
+from conftest import BOARDS, Driver, model_game, model_script, simulate
 
 from companion.app.assemble import power_on
 from companion.game.boards import profile
@@ -523,7 +522,7 @@ def test_a_game_across_a_restart_through_the_pins(tmp_path):
 WRITER = """
 import sys, random, dataclasses
 sys.path[:0] = {paths!r}
-from test_properties import model_game
+from conftest import model_game
 from companion.game.boards import profile
 from companion.storage import StateDir
 record, _ = model_game(random.Random(6), 3, profile("standard"), 45)
