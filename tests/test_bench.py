@@ -7,7 +7,7 @@ from companion.cli import main
 
 TABLE = {
     "key_to_frame_ms_p50", "key_to_frame_ms_p99", "idle_pin_reads_per_s",
-    "lock_update_bytes", "full_frame_bytes", "rss_mb", "idle_threads",
+    "lock_update_bytes", "full_frame_bytes", "rss_mb", "idle_threads", "idle_thread_wakes_per_s",
     "session_presses", "session_rounds", "session_rss_mb",
 }  # fmt: skip
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import TextIO
 
 from PIL import Image
@@ -47,9 +48,11 @@ def table_figures(presses: int = 200, session: int = 2400) -> dict:
     sim = Simulator(players=4, fast=True, on_frame=lambda _: handed.append(time.perf_counter()))
     try:
         sim.settle(0)
-        reads, threads = sim.wiring.reads, threading.active_count()
+        time.sleep(0.2)  # let the first frame's work finish: then the table is idle
+        reads, threads, wakes = sim.wiring.reads, threading.active_count(), _thread_wakes()
         time.sleep(1.0)
         idle_reads = sim.wiring.reads - reads
+        idle_wakes = _thread_wakes() - wakes if wakes >= 0 else -1
         latencies, lock_bytes = [], []
         for i in range(presses):
             frames, sent = len(handed), sim.panel.bytes_sent
@@ -76,6 +79,7 @@ def table_figures(presses: int = 200, session: int = 2400) -> dict:
         "key_to_frame_ms_p99": round(latencies[int(len(latencies) * 0.99) - 1], 2),
         "idle_pin_reads_per_s": idle_reads,
         "idle_threads": threads,
+        "idle_thread_wakes_per_s": idle_wakes,
         "lock_update_bytes": max(lock_bytes),
         "full_frame_bytes": full,
         "rss_mb": rss_before,
@@ -83,6 +87,23 @@ def table_figures(presses: int = 200, session: int = 2400) -> dict:
         "session_rounds": rounds,
         "session_rss_mb": _rss_mb(resource),
     }
+
+
+def _thread_wakes() -> int:
+    """Times the threads other than this one went to sleep and woke (Linux's count of
+    voluntary context switches), or -1 where /proc cannot tell."""
+    me = threading.get_native_id()
+    total = 0
+    try:
+        for task in Path("/proc/self/task").iterdir():
+            if int(task.name) == me:
+                continue
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    total += int(line.split()[1])
+    except OSError:
+        return -1
+    return total
 
 
 def _rss_mb(resource) -> float:
@@ -137,5 +158,5 @@ def bench_command(
         out.write(json.dumps(figures) + "\n")
     else:
         for key, value in figures.items():
-            out.write(f"{key:>22}  {value}\n")
+            out.write(f"{key:>24}  {value}\n")
     return 0
