@@ -47,45 +47,53 @@ def table_figures(presses: int = 200, session: int = 2400) -> dict:
     handed: list[float] = []
     sim = Simulator(players=4, fast=True, on_frame=lambda _: handed.append(time.perf_counter()))
     try:
-        sim.settle(0)
-        time.sleep(0.2)  # let the first frame's work finish: then the table is idle
-        reads, threads, wakes = sim.wiring.reads, threading.active_count(), _thread_wakes()
-        time.sleep(1.0)
-        idle_reads = sim.wiring.reads - reads
-        idle_wakes = _thread_wakes() - wakes if wakes >= 0 else -1
-        latencies, lock_bytes = [], []
-        for i in range(presses):
-            frames, sent = len(handed), sim.panel.bytes_sent
-            start = time.perf_counter()
-            sim.wiring.press(0, 1)
-            while len(handed) == frames:
-                time.sleep(0.0002)
-            latencies.append((handed[-1] - start) * 1000)
-            if i % 2 == 0:  # this press locked P1 in
-                lock_bytes.append(sim.panel.bytes_sent - sent)
-            sim.wiring.release(0, 1)
-            sim.settle(2)
+        figures = _idle(sim)
+        figures.update(_presses(sim, handed, presses))
         before = sim.panel.bytes_sent
         sim.oled.invalidate()  # the next frame goes out whole
         sim.oled.show(Image.new("1", sim.oled.size, 1))
-        full = sim.panel.bytes_sent - before
-        rss_before = _rss_mb(resource)
-        rounds = _long_session(sim, session)
+        figures["full_frame_bytes"] = sim.panel.bytes_sent - before
+        figures["rss_mb"] = _rss_mb(resource)
+        figures["session_presses"] = session
+        figures["session_rounds"] = _long_session(sim, session)
+        figures["session_rss_mb"] = _rss_mb(resource)
     finally:
         sim.close()
+    return figures
+
+
+def _idle(sim) -> dict:
+    """Pins read and thread wake-ups over one idle second."""
+    sim.settle(0)
+    time.sleep(0.2)  # let the first frame's work finish: then the table is idle
+    reads, threads, wakes = sim.wiring.reads, threading.active_count(), _thread_wakes()
+    time.sleep(1.0)
+    return {
+        "idle_pin_reads_per_s": sim.wiring.reads - reads,
+        "idle_threads": threads,
+        "idle_thread_wakes_per_s": _thread_wakes() - wakes if wakes >= 0 else -1,
+    }
+
+
+def _presses(sim, handed: list[float], presses: int) -> dict:
+    """Key-to-frame latency, and the bytes a seat locking in sends."""
+    latencies, lock_bytes = [], []
+    for i in range(presses):
+        frames, sent = len(handed), sim.panel.bytes_sent
+        start = time.perf_counter()
+        sim.wiring.press(0, 1)
+        while len(handed) == frames:
+            time.sleep(0.0002)
+        latencies.append((handed[-1] - start) * 1000)
+        if i % 2 == 0:  # this press locked P1 in
+            lock_bytes.append(sim.panel.bytes_sent - sent)
+        sim.wiring.release(0, 1)
+        sim.settle(2)
     latencies.sort()
     return {
         "key_to_frame_ms_p50": round(latencies[len(latencies) // 2], 2),
         "key_to_frame_ms_p99": round(latencies[int(len(latencies) * 0.99) - 1], 2),
-        "idle_pin_reads_per_s": idle_reads,
-        "idle_threads": threads,
-        "idle_thread_wakes_per_s": idle_wakes,
         "lock_update_bytes": max(lock_bytes),
-        "full_frame_bytes": full,
-        "rss_mb": rss_before,
-        "session_presses": session,
-        "session_rounds": rounds,
-        "session_rss_mb": _rss_mb(resource),
     }
 
 
