@@ -48,6 +48,8 @@ def driver_view(driver: Driver, now: float):
 def build() -> dict[str, Screen]:
     shots: dict[str, Screen] = {"splash": splash(WORDS)}
     shots["resume"] = shot(Driver(offer_resume(new_flow(BOARDS, FAST), _played())))
+    backup = offer_resume(new_flow(BOARDS, FAST), _played(), backup=True)
+    shots["resume-backup"] = shot(Driver(backup))
     setup = Driver(new_flow(BOARDS, FAST))
     setup.press(0, 1)
     setup.press(2, 4)

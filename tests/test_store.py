@@ -26,7 +26,7 @@ from companion.app.assemble import power_on
 from companion.game.boards import profile
 from companion.game.record import GameRecord, state_to_dict
 from companion.storage import FileOps, Loaded, Source, StateDir, StorageError
-from companion.table import FAST, KeepAside, Phase, new_flow, offer_resume
+from companion.table import FAST, KeepAside, Phase, new_flow, offer_resume, public_view
 from companion.table.events import HostKey
 
 # One game of 15 rounds; its first n rounds are the versions saved one after another.
@@ -481,6 +481,7 @@ def test_power_on_says_why_it_offers_the_previous_version(tmp_path):
     said: list[str] = []
     flow = power_on(new_flow(BOARDS, FAST), state, said.append)
     assert flow.phase is Phase.RESUME and flow.mode.saved == upto(2)
+    assert public_view(flow, 0).body.backup  # the resume screen says so too
     assert said == list(state.load().messages) and len(said) == 1
 
 

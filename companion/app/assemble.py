@@ -17,7 +17,7 @@ from PIL import Image
 from ..hw.buttons import Beeper, HostButtons
 from ..hw.display import Oled
 from ..hw.matrix import PadMatrix
-from ..storage import StateDir
+from ..storage import Source, StateDir
 from ..table import Flow, offer_resume
 from ..ui.catalog import Catalog
 from .config import Pins
@@ -101,5 +101,5 @@ def power_on(flow: Flow, store: StateDir | None, report: Report) -> Flow:
     for message in loaded.messages:
         report(message)
     if loaded.record is not None and not loaded.finished:
-        return offer_resume(flow, loaded.record)
+        return offer_resume(flow, loaded.record, backup=loaded.source is Source.BACKUP)
     return flow

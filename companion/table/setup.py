@@ -22,9 +22,10 @@ def start(flow: Flow, players: int, board, target: int, now: float):
     return new_game_on(replace(flow, pads=tuple(range(players)), choice=choice), now)
 
 
-def offer_resume(flow: Flow, saved: GameRecord) -> Flow:
-    """Power on with an unfinished game saved: offer to resume it."""
-    return replace(flow, mode=Resume(saved))
+def offer_resume(flow: Flow, saved: GameRecord, backup: bool = False) -> Flow:
+    """Power on with an unfinished game saved: offer to resume it (``backup``: the last
+    save was unusable, this is the version before it)."""
+    return replace(flow, mode=Resume(saved, backup))
 
 
 def new_game_on(flow: Flow, now: float):

@@ -84,6 +84,7 @@ class Notice:
 @dataclass(frozen=True, slots=True)
 class Resume:
     saved: GameRecord
+    backup: bool = False  # the saved game was unusable: this is its previous version
     phase: ClassVar[Phase] = Phase.RESUME
 
 

@@ -40,6 +40,7 @@ class BoardView:
 class ResumeView:
     players: int
     rounds: int
+    backup: bool  # the last save was unusable: this is the version before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,7 @@ def _rows(flow: Flow, mode) -> Rows | None:
 def _body(flow: Flow, mode, now: float) -> Body:
     game = flow.game
     if isinstance(mode, Resume):
-        return ResumeView(mode.saved.players, len(mode.saved.rounds))
+        return ResumeView(mode.saved.players, len(mode.saved.rounds), mode.backup)
     if isinstance(mode, Join):
         return JoinView(tuple(pad in flow.pads for pad in range(PADS)))
     if isinstance(mode, Options):

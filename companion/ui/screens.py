@@ -235,7 +235,7 @@ def _columns(items: list[str], room: int) -> tuple[tuple[str, ...], ...]:
 def _resume(body: ResumeView, w: Catalog) -> Screen:
     lines = (
         w.t("screen.resume_game", players=body.players, n=body.rounds),
-        "",
+        w.t("screen.resume_backup") if body.backup else "",
         w.t("screen.resume_ok"),
         w.t("screen.resume_new"),
     )
