@@ -211,3 +211,11 @@ def test_a_worker_that_dies_leaves_no_game_unanswered(tmp_path, monkeypatch):
 
 def test_module_keeps_its_public_names():
     assert replay_cli.EXIT_BAD_INPUT == 2
+
+
+def test_jobs_are_bounded(capsys):
+    from companion.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["replay", "--jobs", "100000", "-"])
+    assert e.value.code == 2 and "jobs is a whole number 0..64" in capsys.readouterr().err

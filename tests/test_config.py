@@ -410,3 +410,25 @@ def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch, m
     assert "the hardware is not here (GPIOPinInUse" in err.getvalue()
     assert len(closed) == 1  # the pad matrix, opened first, was closed again
     holder.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[display]\nport = 1" + "0" * 4400 + "\n", "a number longer than 4300 digits"),
+        ("x = " + "[" * 2000 + "]" * 2000 + "\n", "nested too deeply"),
+        ('[game]\nboard = "' + "x" * 300 + '"\n', "[game] board: "),
+        ('[paths]\nstate_dir = "' + "y" * 300 + '"\n', None),
+    ],
+)
+def test_extreme_values_are_one_line_never_a_traceback(tmp_path, text, words):
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    try:
+        config.load(path)
+    except config.ConfigError as e:
+        message = str(e)
+        assert "\n" not in message and len(message) < 300
+        assert words is None or words in message
+    else:
+        assert words is None  # a long folder name that does not exist yet is fine

@@ -243,3 +243,20 @@ def test_resume_or_keep_the_saved_game_aside():
     other = Driver(offer_resume(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)), saved))
     other.key(HostKey.LEFT)  # a new game: the saved one is kept, not overwritten
     assert other.view.phase is Phase.JOIN and isinstance(other.effects[-1], KeepAside)
+
+
+def test_a_new_game_after_the_ranking_keeps_the_finished_one_aside():
+    table = fast_game(4)
+    table.play([(1,), (2,), (3,), (4,)])
+    table.key(HostKey.OK, long=True)
+    table.key(HostKey.LEFT)
+    table.ok()
+    table.ok()  # ended: the ranking
+    table.ok()  # the same seats: on to the options
+    seen = len(table.effects)
+    for _ in range(4):
+        table.ok()  # options: board, target, start
+    assert table.view.phase is Phase.SELECT
+    kept, began = table.effects[seen:]
+    assert isinstance(kept, KeepAside) and isinstance(began, GameChanged)
+    assert began.record.rounds == ()

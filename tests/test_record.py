@@ -246,3 +246,12 @@ def test_real_process_reads_stdin_and_never_shows_a_traceback():
 def test_record_errors_are_record_errors():
     with pytest.raises(RecordError):
         GameRecord.from_json("{")
+
+
+def test_a_customs_that_counts_nothing_gains_no_vp_not_no_goods(tmp_path):
+    record = {"players": 3, "rounds": [{"plays": [[6, 1], [2, 3], [4, 8]]}]}
+    code, out, _ = run(tmp_path, json.dumps(record))
+    assert code == 0 and "Customs: P1 +0 VP (Frigate ×1)" not in out
+    record["rounds"][0]["plays"] = [[6, 1], [2, 3], [7, 8]]
+    code, out, _ = run(tmp_path, json.dumps(record))
+    assert code == 0 and "Customs: P1 +0 VP (nothing to count)" in out

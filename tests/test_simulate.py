@@ -11,6 +11,7 @@ from conftest import model_script, simulate
 
 from companion.app.script import ScriptError, parse_script
 from companion.app.simulator import Simulator
+from companion.cli import main
 from companion.cli.replay import replay_command
 from companion.game.boards import profile
 from companion.table import Phase, public_view
@@ -165,3 +166,38 @@ def test_a_dead_app_is_reported_with_its_cause():
             sim.run(parse_script("press P1 1\npress P1 1\npress P1 1\n"))
     finally:
         sim.close()
+
+
+def test_board_and_target_are_the_setup_defaults_without_players():
+    sim = Simulator(board=profile("winter"), target=45, fast=True)
+    try:
+        assert sim.flow.board == profile("winter") and sim.flow.choice.target == 45
+    finally:
+        sim.close()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--speed", "1e-10"], "the speed is a number 0.01..1000"),
+        (["--pace", "-1"], "the pace is a number 0..10"),
+        (["--pace", "nan"], "the pace is a number 0..10"),
+        (["--gif", "x" * 300 + ".gif"], "cannot write there: File name too long"),
+        (["--gif", "no/such/folder/a.gif"], "the folder no/such/folder does not exist"),
+    ],
+)
+def test_output_and_pace_options_are_checked_first(tmp_path, capsys, monkeypatch, argv, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty.txt").write_text("")
+    try:
+        code = main(["simulate", "--players", "3", "--fast", "--script", "empty.txt", *argv])
+    except SystemExit as e:  # a usage error: argparse exits
+        code = e.code
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and words in err and err.count("\n") == 1
+
+
+def test_frames_of_an_earlier_run_are_not_mixed_with_new_ones(tmp_path):
+    (tmp_path / "frame-00007.png").write_bytes(b"")
+    code, _, err = simulate("--players", "3", "--fast", "--frames", str(tmp_path))
+    assert code == 2 and "holds frames of an earlier run" in err

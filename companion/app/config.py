@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..game.boards import named_board, profile_names
 from ..rules import CompanionError
+from ..rules.errors import clip
 from ..ui.catalog import languages
 
 DEFAULT_PATHS = (
@@ -326,6 +327,10 @@ def _read(file: Path) -> dict:
         raise ConfigError(f"{file}: not UTF-8 text: {e.reason} at byte {e.start}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{file}: not valid TOML: {e}") from None
+    except ValueError:  # tomllib's own int(): past Python's limit of 4300 digits
+        raise ConfigError(f"{file}: not valid TOML: a number longer than 4300 digits") from None
+    except RecursionError:
+        raise ConfigError(f"{file}: not valid TOML: nested too deeply") from None
 
 
 def _defaults(schema: Schema) -> dict:
@@ -483,16 +488,24 @@ def _board_readable(config: Config, origins: dict[tuple[str, ...], _Layer]) -> N
     try:
         named_board(config.board, "")
     except CompanionError as e:  # "<where> <value>: why"; the file and key say where
-        why = str(e).removeprefix(f" {config.board}: ")
-        if not Path(config.board).exists():  # a misspelt profile name, most likely
+        why = str(e).removeprefix(f" {clip(config.board)}: ")
+        if not _exists(Path(config.board)):  # a misspelt profile name, most likely
             why += _did_you_mean(Path(config.board).name, profile_names())
         raise layer.error("[game] board", why, config.board) from None
     except ValueError:  # a file that is not UTF-8 text
         raise layer.error("[game] board", "not UTF-8 text", config.board) from None
 
 
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; a name too long for the file system does not."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def _state_dir_usable(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
-    if config.state_dir.exists() and not config.state_dir.is_dir():
+    if _exists(config.state_dir) and not config.state_dir.is_dir():
         key = "state" if ("paths", "state") in origins else "state_dir"
         raise origins[("paths", key)].error(
             f"[paths] {key}", "not a directory", str(config.state_dir)

@@ -71,10 +71,11 @@ class Simulator:
         luma, self.panel = fake_device(controller)
         boards = tuple(profile(name) for name in profile_names())
         timing = FAST if fast else TABLE.faster(speed)
-        flow = power_on(new_flow(boards, timing, hold=HOLD), store, self.errors.append)
+        start_flow = new_flow(boards, timing, board=board, target=target, hold=HOLD)
+        flow = power_on(start_flow, store, self.errors.append)
         effects: tuple = ()
         if players is not None:
-            flow, effects = start(flow, players, board or boards[0], target, time.monotonic())
+            flow, effects = start(flow, players, flow.board, target, time.monotonic())
         parts = Parts(pins, luma, self.factory)
         self.table = assemble(
             self._stack,

@@ -71,7 +71,7 @@ def _add_simulate(sub) -> None:
     sim.add_argument("--frames", metavar="DIR", help="write every frame as a numbered PNG")
     sim.add_argument("--gif", metavar="FILE", help="write the frames as an animated GIF")
     sim.add_argument("--display", choices=["ssd1306", "sh1106"], default="ssd1306")
-    sim.add_argument("--pace", type=float, default=0.0, help="seconds to show each frame")
+    sim.add_argument("--pace", type=pace, default=0.0, help="seconds to show each frame (0..10)")
     sim.add_argument("--window", action="store_true", help="draw in a pygame window too")
     sim.add_argument(
         "--state-dir", metavar="DIR", help="keep the game here, as the device does; offer to resume"
@@ -100,10 +100,10 @@ def _add_replay(sub) -> None:
     )
     replay.add_argument(
         "--jobs",
-        type=count,
+        type=jobs,
         default=0,
         metavar="N",
-        help="processes for a large JSON Lines batch (default: every usable CPU)",
+        help="processes for a large JSON Lines batch, up to 64 (0, the default: every CPU)",
     )
     replay.set_defaults(run=_run_replay)
 
@@ -112,9 +112,9 @@ def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="measure the engine and the simulated table")
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     bench.add_argument("--games", type=games, default=2000, help="games to resolve (default 2000)")
-    bench.add_argument("--seed", type=count, default=1, help="seed of the random games")
+    bench.add_argument("--seed", type=seed, default=1, help="seed of the random games")
     bench.add_argument(
-        "--presses", type=games, default=2400, help="key presses in the long session (2400)"
+        "--presses", type=presses, default=2400, help="key presses in the long session (2400)"
     )
     bench.add_argument("--part", choices=["all", "table"], default="all", help=argparse.SUPPRESS)
     bench.set_defaults(run=_run_bench)
@@ -136,6 +136,19 @@ def count(text: str) -> int:
     return _whole(text, 0, None, "a count")
 
 
+def jobs(text: str) -> int:
+    """Worker processes: 0 (every usable CPU) to 64."""
+    return _whole(text, 0, 64, "jobs")
+
+
+def seed(text: str) -> int:
+    return _whole(text, 0, None, "the seed")
+
+
+def presses(text: str) -> int:
+    return _whole(text, 1, 1_000_000, "presses")
+
+
 def games(text: str) -> int:
     return _whole(text, 1, 1_000_000, "games")
 
@@ -148,15 +161,24 @@ def target(text: str) -> int:
     return _whole(text, 1, 999, "the target")
 
 
-def speed(text: str) -> float:
-    """A positive, finite factor."""
+def _number(text: str, low: float, high: float, what: str) -> float:
     try:
         value = float(text) if len(text) < 40 else math.nan
     except ValueError:
         value = math.nan
-    if not (0 < value < math.inf):
-        raise argparse.ArgumentTypeError(f"the speed is a number above 0, got {text[:40]!r}")
+    if not low <= value <= high:  # NaN fails every comparison
+        raise argparse.ArgumentTypeError(f"{what} is a number {low:g}..{high:g}, got {text[:40]!r}")
     return value
+
+
+def speed(text: str) -> float:
+    """A factor every pause is divided by: 0.01 (a hundred times slower) to 1000."""
+    return _number(text, 0.01, 1000, "the speed")
+
+
+def pace(text: str) -> float:
+    """Seconds each frame stays in the terminal: 0 to 10."""
+    return _number(text, 0, 10, "the pace")
 
 
 def language(text: str) -> str:

@@ -117,9 +117,15 @@ def _cut(path: Path) -> str:
 
 
 def _writable_folder(directory: Path, option: str) -> None:
-    """Make the folder (and its parents) and check a file can be written there."""
+    """Make the folder (and its parents) and check a file can be written there. A folder
+    holding an earlier run's frames is refused: they would mix with this run's."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
+        if next(directory.glob("frame-*.png"), None) is not None:
+            raise OutputError(
+                f"{option} {_cut(directory)}: holds frames of an earlier run; "
+                "name an empty or new folder"
+            )
         probe = directory / ".companion-probe"
         probe.write_bytes(b"")
         probe.unlink()
@@ -130,7 +136,11 @@ def _writable_folder(directory: Path, option: str) -> None:
 
 
 def _writable_file(path: Path, option: str) -> None:
-    if path.is_dir():
+    try:
+        folder, parent = path.is_dir(), path.parent.is_dir()
+    except OSError as e:  # a name too long for the file system, say
+        raise OutputError(f"{option} {_cut(path)}: cannot write there: {e.strerror or e}") from None
+    if folder:
         raise OutputError(f"{option} {_cut(path)}: is a folder; name a file, e.g. game.gif")
-    if not path.parent.is_dir():
+    if not parent:
         raise OutputError(f"{option} {_cut(path)}: the folder {_cut(path.parent)} does not exist")

@@ -9,6 +9,7 @@ from ..rules import (
     Beggar,
     BeggarGain,
     Bonus,
+    Card,
     Discard,
     Gain,
     GameState,
@@ -88,7 +89,7 @@ def _bonus(step: Bonus, card: str, times: str, w: Words) -> list[str]:
         w.t(
             "narrate.bonus_gain",
             seat=w.seat(g.seat),
-            gain=_amount(g, w),
+            gain=_amount(g, w, in_vp=step.card is Card.CUSTOMS),
             counted=_counted(g.counted, w),
         )
         for g in step.gains
@@ -159,8 +160,10 @@ def _board(record: GameRecord, w: Words) -> str:
     return text if board.verified else f"{text} ({w.t('board.unverified')})"
 
 
-def _amount(g: Gain, w: Words) -> str:
-    if g.vp:
+def _amount(g: Gain, w: Words, in_vp: bool = False) -> str:
+    """What a seat got: VP, or goods (and any lost over 15). ``in_vp``: the step pays in
+    VP, so nothing at all is "+0 VP"."""
+    if g.vp or (in_vp and not g.goods):
         return w.t("gain.vp", n=g.vp)
     text = w.t("gain.goods", n=g.goods)
     return f"{text}, {w.t('gain.lost', n=g.lost)}" if g.lost else text

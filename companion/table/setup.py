@@ -29,11 +29,13 @@ def offer_resume(flow: Flow, saved: GameRecord, backup: bool = False) -> Flow:
 
 
 def new_game_on(flow: Flow, now: float):
-    """A new game with the seats and choices on the table; saved from its first round."""
+    """A new game with the seats and choices on the table, saved at once. A game that
+    ended before it is kept beside it in the state folder, not replaced."""
     board, target = flow.board, flow.choice.target
     record = GameRecord(flow.players, board, target)
+    kept = (KeepAside(),) if flow.game is not None and flow.game.over else ()
     game = Game(record, new_game(flow.players, board, target))
-    return next_round(replace(flow, game=game), now), (GameChanged(record),)
+    return next_round(replace(flow, game=game), now), (*kept, GameChanged(record))
 
 
 def resume(flow: Flow, event: object, now: float):
