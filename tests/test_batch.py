@@ -219,3 +219,15 @@ def test_jobs_are_bounded(capsys):
     with pytest.raises(SystemExit) as e:
         main(["replay", "--jobs", "100000", "-"])
     assert e.value.code == 2 and "jobs is a whole number 0..64" in capsys.readouterr().err
+
+
+def test_an_endless_input_is_refused_not_read_forever(monkeypatch):
+    from companion.cli import replay as cli_replay
+
+    monkeypatch.setattr(cli_replay, "READ_MAX", 1000)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli_replay.replay_command("/dev/zero", as_json=True, out=out, err=err) == 2
+    assert (
+        err.getvalue()
+        == "/dev/zero: cannot read: larger than 0 MB: split it into smaller batches\n"
+    )

@@ -51,13 +51,20 @@ def replay_command(path: str, *, as_json: bool, out: TextIO, err: TextIO, jobs: 
     return _replay_one(doc, name, as_json, out, err)
 
 
+READ_MAX = 256 * 1024 * 1024  # about 250,000 games; more is not a batch but /dev/zero
+
+
 def _read(path: str) -> bytes:
     if path == "-":
         if sys.stdin is None:  # started with standard input closed
             raise OSError(0, "no standard input")
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as f:
-        return f.read()
+        data = sys.stdin.buffer.read(READ_MAX + 1)
+    else:
+        with open(path, "rb") as f:
+            data = f.read(READ_MAX + 1)
+    if len(data) > READ_MAX:
+        raise ValueError(f"larger than {READ_MAX // 2**20} MB: split it into smaller batches")
+    return data
 
 
 def json_lines(data: bytes) -> Lines | None:
