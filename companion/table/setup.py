@@ -5,21 +5,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..game.record import GameRecord
-from ..rules import TARGETS, new_game, play_round
+from ..rules import TARGETS, new_game
 from .effects import Beep, GameChanged, KeepAside, Sound
 from .events import HostKey, HostPress, PadDown
 from .round import next_round
-from .state import OPTION_ITEMS, Choice, Flow, Game, Join, Options, Resume, notice
+from .state import OPTION_ITEMS, Flow, Game, Join, Options, Resume, choose_board, notice
 
 
 def start(flow: Flow, players: int, board, target: int, now: float):
     """Skip setup: a game of ``players`` seats on pads 1..players."""
-    boards = flow.settings.boards
-    if board not in boards:
-        boards = (board, *boards)
-        flow = replace(flow, settings=replace(flow.settings, boards=boards))
-    choice = Choice(boards.index(board), target)
-    return new_game_on(replace(flow, pads=tuple(range(players)), choice=choice), now)
+    flow = choose_board(flow, board)
+    flow = replace(flow, pads=tuple(range(players)), choice=replace(flow.choice, target=target))
+    return new_game_on(flow, now)
 
 
 def offer_resume(flow: Flow, saved: GameRecord, backup: bool = False) -> Flow:
@@ -48,19 +45,12 @@ def resume(flow: Flow, event: object, now: float):
     if event.key is not HostKey.OK:
         return flow, ()
     record = flow.mode.saved
-    boards = flow.settings.boards
-    if record.board not in boards:
-        boards = (record.board, *boards)
-    state, history = record.start(), []
-    for r in record.rounds:  # the states before each round, for undo
-        history.append(state)
-        state = play_round(state, r.plays, r.trades)
+    flow = choose_board(flow, record.board)
     flow = replace(
         flow,
-        settings=replace(flow.settings, boards=boards),
-        choice=Choice(boards.index(record.board), record.target),
+        choice=replace(flow.choice, target=record.target),
         pads=tuple(range(record.players)),
-        game=Game(record, state, tuple(history)),
+        game=Game.from_record(record),
     )
     return next_round(flow, now), ()
 

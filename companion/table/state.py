@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from ..game.record import GameRecord
-from ..rules import Board, GameState, RoundResult, TradeChoice
+from ..rules import Board, GameState, RoundResult, TradeChoice, play_round
 from .gestures import NO_KEYS, Keys
 from .timing import TABLE, Timing
 
@@ -63,6 +63,15 @@ class Game:
     record: GameRecord
     state: GameState
     history: tuple[GameState, ...] = field(default=(), repr=False)
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Game:
+        """A saved game, at the start of its next round, with every round undoable."""
+        state, history = record.start(), []
+        for r in record.rounds:
+            history.append(state)
+            state = play_round(state, r.plays, r.trades)
+        return cls(record, state, tuple(history))
 
     @property
     def over(self) -> bool:
@@ -191,10 +200,18 @@ def new_flow(
     hold: float = HOLD,
 ) -> Flow:
     """A table at power-on, waiting for seats to join; ``board`` is setup's default."""
-    if board is not None and board not in boards:
+    flow = Flow(Settings(boards, timing, hold), choice=Choice(0, target))
+    return flow if board is None else choose_board(flow, board)
+
+
+def choose_board(flow: Flow, board: Board) -> Flow:
+    """``flow`` with ``board`` chosen, first added to the sides on offer if it is one of
+    its own (a custom table, a saved game's)."""
+    boards = flow.settings.boards
+    if board not in boards:
         boards = (board, *boards)
-    chosen = boards.index(board) if board is not None else 0
-    return Flow(Settings(boards, timing, hold), choice=Choice(chosen, target))
+        flow = replace(flow, settings=replace(flow.settings, boards=boards))
+    return replace(flow, choice=replace(flow.choice, board=boards.index(board)))
 
 
 def notice(flow: Flow, key: str, now: float, **values: object) -> Flow:
