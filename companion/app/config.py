@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ..game.boards import named_board, profile_names
+from ..game.boards import board_named, profile_names
 from ..rules import CompanionError
-from ..rules.errors import clip
 from ..ui.catalog import languages
 
 DEFAULT_PATHS = (
@@ -486,14 +485,12 @@ def _board_readable(config: Config, origins: dict[tuple[str, ...], _Layer]) -> N
         return
     layer = origins[("game", "board")]
     try:
-        named_board(config.board, "")
-    except CompanionError as e:  # "<where> <value>: why"; the file and key say where
-        why = str(e).removeprefix(f" {clip(config.board)}: ")
+        board_named(config.board)
+    except CompanionError as e:  # what is wrong; the file and key say where
+        why = str(e)
         if not _exists(Path(config.board)):  # a misspelt profile name, most likely
             why += _did_you_mean(Path(config.board).name, profile_names())
         raise layer.error("[game] board", why, config.board) from None
-    except ValueError:  # a file that is not UTF-8 text
-        raise layer.error("[game] board", "not UTF-8 text", config.board) from None
 
 
 def _exists(path: Path) -> bool:

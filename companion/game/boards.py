@@ -63,24 +63,32 @@ def named_board(value: str, where: str = "--board") -> Board:
 
     Anything wrong, from a missing file to a folder or binary data, is one BoardError
     naming ``where`` and the value (cut to 80 characters)."""
+    try:
+        return board_named(value)
+    except BoardError as e:
+        raise BoardError(f"{where} {clip(value)}: {e}") from None
+
+
+def board_named(value: str) -> Board:
+    """``named_board`` without saying where: the error says only what is wrong, for a
+    caller that names the place its own way (the config: file, section and key)."""
     if value in profile_names():
         return profile(value)
-    named = f"{where} {clip(value)}"
     try:
         data = _read_board_file(value)
     except OSError as e:
         raise BoardError(
-            f"{named}: not a board name ({', '.join(profile_names())}) "
+            f"not a board name ({', '.join(profile_names())}) "
             f"and cannot read it as a file: {e.strerror or type(e).__name__}"
         ) from None
     except (ValueError, RuntimeError) as e:  # a NUL in the path; "~nobody" has no home
-        raise BoardError(f"{named}: not a board name, nor a file path: {e}") from None
+        raise BoardError(f"not a board name, nor a file path: {e}") from None
     if len(data) > BOARD_FILE_MAX:
-        raise BoardError(f"{named}: larger than {BOARD_FILE_MAX // 1024} KB, not a board file")
+        raise BoardError(f"larger than {BOARD_FILE_MAX // 1024} KB, not a board file")
     try:
         return board_from_spec(parse_json(data))
     except RecordError as e:
-        raise BoardError(f"{named}: {e}") from None
+        raise BoardError(str(e)) from None
 
 
 def _read_board_file(value: str) -> bytes:
