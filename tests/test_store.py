@@ -555,3 +555,15 @@ def test_killed_at_any_moment_the_saved_game_is_whole(tmp_path):
         n = len(loaded.record.rounds)
         assert loaded.record == upto(n)
         assert state_to_dict(loaded.record.replay())["round"] == n
+
+
+def test_a_file_changed_behind_the_savers_back_is_looked_at_again(tmp_path):
+    state = saved(tmp_path, 1, 2)  # the same StateDir goes on saving, as at the table
+    (tmp_path / "game.json").write_text('{"players": 3, "rounds": 7}')
+    state.save(upto(3))
+    assert any("game.bad.json" in note for note in state.notes)
+    assert state.load().record == upto(3)
+    assert StateDir(tmp_path).load().record == upto(3)
+    (tmp_path / "game.prev.json").write_text("{")  # the backup, this time
+    state.save(upto(4))
+    assert (tmp_path / "game.prev.bad.json").exists() and state.load().record == upto(4)

@@ -53,8 +53,10 @@ class Found:
         return "is missing"  # never asked of a usable file
 
 
-def examine(ops: FileOps, path: Path) -> Found:
-    """What ``path`` holds. Only reads: this works in a read-only folder."""
+def examine(ops: FileOps, path: Path, written: bytes | None = None) -> Found:
+    """What ``path`` holds. Only reads: this works in a read-only folder. ``written``:
+    the bytes this program last wrote there; a file that still holds exactly those is a
+    usable game without parsing and replaying it again."""
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -71,6 +73,8 @@ def examine(ops: FileOps, path: Path) -> Found:
         return Found(path, Kind.UNREADABLE, why=os_reason(e))
     if len(data) > MAX_BYTES:
         return Found(path, Kind.CORRUPT, why=f"larger than {MAX_BYTES >> 20} MiB")
+    if written is not None and data == written:
+        return Found(path, Kind.USABLE)
     return _parse(path, data)
 
 

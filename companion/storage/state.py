@@ -84,6 +84,9 @@ class StateDir:
         self.backup = path / f"{self._stem}.prev{self._suffix}"
         self.temp = path / f"{game_file}.tmp"
         self.notes: tuple[str, ...] = ()  # what the last save() or set_aside() did besides
+        # What this program wrote to the game file and the backup: a save finds them as
+        # it left them without parsing and replaying them again (a save a round).
+        self._written: dict[Path, bytes] = {}
 
     def check(self) -> None:
         """Refuse a game file name that is not a plain name, and a state folder that exists
@@ -146,7 +149,8 @@ class StateDir:
         self._make_folder(doing)
         game = self._look(self.game, doing)
         backup = self._look(self.backup, doing) if game.kind is Kind.USABLE else None
-        self._write(self.temp, (record.to_json() + "\n").encode("utf-8"), doing)
+        data = (record.to_json() + "\n").encode("utf-8")
+        self._write(self.temp, data, doing)
         notes: list[str] = []
         try:
             if game.unusable:  # never overwritten, and never made the backup
@@ -155,10 +159,13 @@ class StateDir:
                 if backup.unusable:
                     notes.append(self._move_aside(backup, doing))
                 self._rename(self.game, self.backup, doing)
+                self._written[self.backup] = self._written.pop(self.game, None)
             self._rename(self.temp, self.game, doing)
         except StorageError:
             discard(self.ops, self.temp)
+            self._written.clear()  # where things stand is for the next look to find
             raise
+        self._written[self.game] = data
         self._sync_folder(doing)
         self.notes = tuple(notes)
 
@@ -169,6 +176,7 @@ class StateDir:
         Files that are not usable games are moved aside as at a save (said in ``notes``)."""
         doing = "cannot set the game aside"
         self.notes = ()
+        self._written.clear()
         self.check()
         game = self._look(self.game, doing)
         backup = self._look(self.backup, doing)
@@ -190,7 +198,7 @@ class StateDir:
 
     def _look(self, path: Path, doing: str) -> Found:
         """What ``path`` holds; a folder there is the user's and is never moved."""
-        found = examine(self.ops, path)
+        found = examine(self.ops, path, self._written.get(path))
         if found.kind is Kind.NOT_A_FILE:
             raise StorageError(f"{doing}: {path} {found.problem()}")
         return found
