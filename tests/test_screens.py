@@ -215,3 +215,15 @@ def test_the_fit_check_sees_what_does_not_fit():
     assert misfits(Screen(title="x" * 40))  # off the right edge
     assert misfits(Screen(title="a", lines=(("a" * 14, "b"),)))  # columns collide
     assert not misfits(Screen(title="Round 1", lines=(("P1 +2 VP", "P2 +2 VP"),)))
+
+
+def test_a_customs_that_counts_nothing_shows_no_vp_not_no_goods():
+    table = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
+    table.wait(5)
+    table.play([[6, 1], [2, 3], [7, 8]])  # no Frigate, no Galleon: Customs counts nothing
+    table.wait(3)
+    until(table, Phase.STEP, "Bonus")
+    texts = [piece.text for piece in layout(shot(table))]
+    if "Customs" not in texts[1]:  # the Governor comes first
+        table.ok()
+    assert "P1 +0 VP" in [piece.text for piece in layout(shot(table))]

@@ -9,7 +9,6 @@ from ..rules import (
     Beggar,
     BeggarGain,
     Bonus,
-    Card,
     Discard,
     Gain,
     GameState,
@@ -89,7 +88,7 @@ def _bonus(step: Bonus, card: str, times: str, w: Words) -> list[str]:
         w.t(
             "narrate.bonus_gain",
             seat=w.seat(g.seat),
-            gain=_amount(g, w, in_vp=step.card is Card.CUSTOMS),
+            gain=_amount(g, w, in_vp=step.in_vp),
             counted=_counted(g.counted, w),
         )
         for g in step.gains

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .board import Rate
 from .cards import Card, Row
 from .state import GameState, Rows
+from .tables import BONUSES
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,12 @@ class Bonus:
 
     card: Card
     gains: tuple[BonusGain, ...]
+
+    @property
+    def in_vp(self) -> bool:
+        """Whether the card pays VP (Customs) rather than goods (Governor), even when it
+        pays nothing."""
+        return BONUSES[self.card][0] is Row.VP
 
 
 @dataclass(frozen=True, slots=True)

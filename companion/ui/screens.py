@@ -309,7 +309,7 @@ def _gains(step, w: Catalog, short: bool) -> list[str]:
         if isinstance(step, Trade):
             key = "screen.trade_gain_short" if short else "screen.trade_gain"
             out.append(w.t(key, seat=seat, spent=-g.goods, vp=g.vp))
-        elif g.vp:
+        elif g.vp or (isinstance(step, Bonus) and step.in_vp):
             out.append(w.t("screen.gain_vp", seat=seat, n=g.vp))
         else:
             out.append(w.t("screen.gain_goods", seat=seat, n=g.goods))
