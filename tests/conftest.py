@@ -98,6 +98,19 @@ class Driver:
         self.now += seconds
         self.send(Tick())
 
+    def menu(self, item: str) -> None:
+        """Hold OK for the menu and move (▶) to ``item``, without choosing it."""
+        from companion.table.state import MENU_ITEMS
+
+        self.key(HostKey.OK, long=True)
+        for _ in range(MENU_ITEMS.index(item)):
+            self.key(HostKey.RIGHT)
+
+    @property
+    def saves(self) -> list:
+        """The effects that are not sounds."""
+        return [e for e in self.effects if type(e).__name__ != "Beep"]
+
     def play(self, plays) -> None:
         for seat, cards in enumerate(plays):
             for card in cards:

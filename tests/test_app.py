@@ -41,7 +41,14 @@ def table():
 
 def test_waits_for_people_without_waking(table):
     app, clock, _ = table
-    assert app.next_wake() == pytest.approx(1.0)  # the supply phase's pause
+    # 4 seats: the rows move 3 spaces in the 1 s supply phase, a move every 0.25 s
+    assert app.next_wake() == pytest.approx(0.25)
+    frames = len(app.display.frames)
+    for move in (0.25, 0.5, 0.75):
+        clock[0] = move
+        app.handle(Tick())
+    assert len(app.display.frames) == frames + 3  # each move drawn
+    assert app.next_wake() == pytest.approx(0.25)  # then the end of the pause
     clock[0] = 1.0
     app.handle(Tick())
     assert app.flow.phase is Phase.SELECT and app.next_wake() is None  # nothing to time

@@ -10,6 +10,7 @@ from conftest import BOARDS, Driver, fast_game
 
 from companion.game.record import state_to_dict
 from companion.table import (
+    FAST,
     GameChanged,
     GameFinished,
     KeepAside,
@@ -17,6 +18,7 @@ from companion.table import (
     Sound,
     Timing,
     new_flow,
+    next_change,
     offer_resume,
     start,
 )
@@ -68,7 +70,8 @@ def test_selecting_unselecting_and_locking():
     table.press(0, 1)
     table.press(0, 2)
     assert table.view.body.placed == (2, 0, 0)
-    assert table.beeps == [Sound.LOCKED]
+    # every press is heard: placed, taken back, placed, and the last one locks the seat
+    assert table.beeps == [Sound.CLICK, Sound.CLICK, Sound.CLICK, Sound.LOCKED]
     table.ok()  # OK does nothing while the seats choose
     assert table.view.phase is Phase.SELECT
 
@@ -140,6 +143,11 @@ def test_setup_join_options_and_start():
     table.key(HostKey.RIGHT)  # board: winter
     table.ok()
     table.key(HostKey.RIGHT)  # target: 45
+    table.key(HostKey.RIGHT)  # there is no target past the last: refused, nothing changes
+    assert table.beeps[-1] is Sound.REFUSED and table.view.body.target == 45
+    table.ok()
+    table.key(HostKey.LEFT)  # ◀ on start: back to the target
+    assert table.view.body.cursor == 1
     table.ok()
     table.ok()  # start
     assert table.view.phase is Phase.SELECT
@@ -149,23 +157,66 @@ def test_setup_join_options_and_start():
     assert table.view.body.placed == (0, 1)
 
 
-def test_menu_undo():
+def test_menu_undo_asks_first():
     table = fast_game(4)
     table.play([(1,), (2,), (3,), (4,)])
-    table.key(HostKey.OK, long=True)
-    assert table.view.phase is Phase.MENU
-    table.key(HostKey.RIGHT)
-    table.key(HostKey.RIGHT)  # "undo"
+    table.menu("undo")
+    assert table.view.phase is Phase.MENU and table.view.body.undo
     table.ok()
+    assert table.view.phase is Phase.CONFIRM and table.view.body.action == "undo"
+    table.key(HostKey.LEFT)  # not sure: back to the menu, nothing undone
+    assert table.view.phase is Phase.MENU and len(records(table)[-1].rounds) == 1
+    table.ok()
+    table.ok()  # yes
     assert table.view.phase is Phase.SELECT and table.view.body.round == 1
     assert records(table)[-1].rounds == ()
+
+
+def test_left_on_the_first_menu_item_goes_back_to_the_game():
+    table = fast_game(4)
+    table.press(0, 3)
+    table.key(HostKey.OK, long=True)
+    table.key(HostKey.LEFT)
+    assert table.view.phase is Phase.SELECT and table.view.body.placed == (1, 0, 0, 0)
+
+
+def test_nothing_to_undo_in_the_first_round_is_refused():
+    table = fast_game(4)
+    table.menu("undo")
+    assert not table.view.body.undo
+    table.ok()
+    assert table.view.phase is Phase.MENU and table.beeps[-1] is Sound.REFUSED
+
+
+def test_undo_from_the_ranking():
+    table = fast_game(2, target=1)
+    table.play([(1, 2), (3, 4)])  # a Captain reaches the target of 1 VP at once
+    assert table.view.phase is Phase.OVER
+    table.key(HostKey.LEFT)
+    assert table.view.phase is Phase.CONFIRM and table.view.body.action == "undo"
+    table.ok()
+    assert table.view.phase is Phase.SELECT and table.view.body.round == 1
+    assert records(table)[-1].rounds == () and not table.flow.game.over
+
+
+def test_undo_a_game_ended_from_the_menu_goes_on_with_it():
+    table = fast_game(4)
+    table.play([(1,), (2,), (3,), (4,)])
+    table.menu("end")
+    table.ok()
+    table.ok()
+    assert table.view.phase is Phase.OVER
+    table.key(HostKey.LEFT)
+    table.ok()
+    assert table.view.phase is Phase.SELECT and table.view.body.round == 2
+    record = records(table)[-1]
+    assert len(record.rounds) == 1 and not record.ended
 
 
 def test_end_the_game_asks_then_ends_it_as_the_rules_do():
     table = fast_game(4)
     table.play([(5,), (5,), (6,), (7,)])
-    table.key(HostKey.OK, long=True)
-    table.key(HostKey.LEFT)  # "end"
+    table.menu("end")
     table.ok()
     assert table.view.phase is Phase.CONFIRM
     table.key(HostKey.RIGHT)  # changed our mind: back to the menu
@@ -176,7 +227,7 @@ def test_end_the_game_asks_then_ends_it_as_the_rules_do():
     assert isinstance(view, OverView) and view.ended
     state = table.flow.game.state
     assert view.outcome.vp == tuple(v + g // 3 for v, g in zip(state.vp, state.goods, strict=True))
-    finished = table.effects[-1]
+    finished = table.saves[-1]
     assert isinstance(finished, GameFinished) and finished.record.ended
     replayed = state_to_dict(finished.record.replay(), finished.record.ended)
     assert replayed["finished"] and replayed["result"]["vp"] == list(view.outcome.vp)
@@ -185,8 +236,7 @@ def test_end_the_game_asks_then_ends_it_as_the_rules_do():
 def test_after_the_end_ok_sets_up_a_new_game_with_the_same_seats():
     table = fast_game(4)
     table.play([(1,), (2,), (3,), (4,)])
-    table.key(HostKey.OK, long=True)
-    table.key(HostKey.LEFT)
+    table.menu("end")
     table.ok()
     table.ok()
     assert table.view.phase is Phase.OVER
@@ -248,15 +298,63 @@ def test_resume_or_keep_the_saved_game_aside():
 def test_a_new_game_after_the_ranking_keeps_the_finished_one_aside():
     table = fast_game(4)
     table.play([(1,), (2,), (3,), (4,)])
-    table.key(HostKey.OK, long=True)
-    table.key(HostKey.LEFT)
+    table.menu("end")
     table.ok()
     table.ok()  # ended: the ranking
     table.ok()  # the same seats: on to the options
-    seen = len(table.effects)
+    seen = len(table.saves)
     for _ in range(4):
         table.ok()  # options: board, target, start
     assert table.view.phase is Phase.SELECT
-    kept, began = table.effects[seen:]
+    kept, began = table.saves[seen:]
     assert isinstance(kept, KeepAside) and isinstance(began, GameChanged)
     assert began.record.rounds == ()
+
+
+def test_supply_moves_the_markers_one_space_at_a_time():
+    timing = Timing(supply=1.2, countdown=3, reveal=1, step=1, scores=1, message=1)
+    table = Driver(*start(new_flow(BOARDS, timing), 3, BOARDS[0], 30, 0.0))
+    seen = []
+    while table.view.phase is Phase.SUPPLY:
+        seen.append(table.view.board.rows)
+        wake = next_change(table.flow, table.now)
+        table.wait((wake or table.flow.deadline) - table.now)
+    # 3 seats: every row moves 5 spaces from space 1, one space a move, all together
+    assert [r.vp for r in seen] == [1, 2, 3, 4, 5, 6]
+    assert all(r.vp == r.goods == r.trader for r in seen)
+    assert table.view.board.rows == (6, 6, 6)
+
+
+def test_ok_skips_the_supply_and_the_countdown():
+    timing = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=5)
+    table = Driver(*start(new_flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0))
+    assert table.view.phase is Phase.SUPPLY
+    table.ok()
+    assert table.view.phase is Phase.SELECT and table.view.board.rows == (4, 4, 4)
+    table.play([(1,), (2,), (3,), (4,)])
+    assert table.view.phase is Phase.COUNTDOWN
+    table.ok()
+    assert table.view.phase is Phase.REVEAL and table.beeps[-1] is Sound.REVEAL
+
+
+def test_the_trader_hears_its_turn_and_the_ends_of_the_offers():
+    table = fast_game(4)
+    table.play([(3,), (4,), (5,), (6,)])
+    table.play([(7,), (1,), (2,), (8,)])
+    assert table.view.phase is Phase.TRADE and table.beeps[-1] is Sound.TRADE
+    table.key(HostKey.RIGHT)  # it opens on everything the goods buy: no more
+    assert table.beeps[-1] is Sound.REFUSED
+    while table.view.body.spent:
+        table.key(HostKey.LEFT)
+    table.key(HostKey.LEFT)  # fewer than no trade: refused
+    assert table.beeps[-1] is Sound.REFUSED and table.view.body.vp == 0
+
+
+def test_left_on_the_first_option_goes_back_to_the_seats():
+    table = Driver(new_flow(BOARDS, FAST))
+    table.press(0, 1)
+    table.press(1, 1)
+    table.ok()
+    assert table.view.phase is Phase.OPTIONS and table.view.body.first
+    table.key(HostKey.LEFT)
+    assert table.view.phase is Phase.JOIN and table.flow.pads == (0, 1)

@@ -491,18 +491,17 @@ def test_resume_exactly_and_undo_after():
     table.ok()
     assert table.view.phase is Phase.SELECT
     assert table.flow.game.state == record.replay() and table.flow.game.record == record
-    table.key(HostKey.OK, long=True)
-    table.key(HostKey.RIGHT)
-    table.key(HostKey.RIGHT)  # undo
+    table.menu("undo")
     table.ok()
-    assert table.effects[-1].record.rounds == record.rounds[:-1]
+    table.ok()  # yes, undo it
+    assert table.saves[-1].record.rounds == record.rounds[:-1]
 
 
 def test_new_game_instead_keeps_the_saved_one_aside():
     record, _ = model_game(random.Random(4), 3, profile("standard"), 30, max_rounds=2)
     table = Driver(offer_resume(new_flow(BOARDS, FAST), record))
     table.key(HostKey.LEFT)
-    assert table.view.phase is Phase.JOIN and isinstance(table.effects[-1], KeepAside)
+    assert table.view.phase is Phase.JOIN and isinstance(table.saves[-1], KeepAside)
 
 
 def test_a_game_across_a_restart_through_the_pins(tmp_path):

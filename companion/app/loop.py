@@ -9,7 +9,6 @@ change, or a display to retry; an idle table sleeps in ``queue.get``.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -18,7 +17,7 @@ from typing import Protocol
 
 from PIL import Image
 
-from ..table import Effect, Flow, Phase, View, due, public_view, settle, step
+from ..table import Effect, Flow, View, due, next_change, public_view, settle, step
 from ..table.events import Event, HostDown, HostPress, HostUp, PadDown, PadUp, Tick
 from ..ui.catalog import Catalog
 from ..ui.screens import draw, render, splash
@@ -121,10 +120,7 @@ class App:
     def next_wake(self) -> float | None:
         """Seconds until the loop must wake by itself, or None to wait for input."""
         flow, now = self.flow, self._clock()
-        wakes = [t for t in (due(flow),) if t is not None]
-        if flow.phase is Phase.COUNTDOWN and flow.deadline is not None:
-            left = flow.deadline - now  # redraw when the number shown changes
-            wakes.append(now + (left - math.floor(left) or 1.0))
+        wakes = [t for t in (due(flow), next_change(flow, now)) if t is not None]
         if self.display.dirty:
             wakes.append(now + RETRY)
         return max(0.0, min(wakes) - now) if wakes else None

@@ -76,7 +76,13 @@ def _sender(put: Put, event: HostDown | HostUp) -> Callable[[], None]:
 
 
 # Beep patterns: (seconds on, seconds off, how many).
-BEEPS = {"refused": (0.08, 0.06, 2), "locked": (0.04, 0.0, 1)}
+BEEPS = {
+    "click": (0.01, 0.0, 1),
+    "locked": (0.04, 0.0, 1),
+    "refused": (0.08, 0.06, 2),
+    "reveal": (0.06, 0.04, 3),
+    "trade": (0.12, 0.0, 1),
+}
 
 
 class Beeper:

@@ -10,7 +10,7 @@ from .flow import due, settle, step
 from .setup import offer_resume, start
 from .state import Flow, Phase, new_flow
 from .timing import FAST, TABLE, Timing
-from .view import View, public_view
+from .view import View, next_change, public_view
 
 __all__ = [
     "FAST",
@@ -27,6 +27,7 @@ __all__ = [
     "View",
     "due",
     "new_flow",
+    "next_change",
     "offer_resume",
     "public_view",
     "settle",

@@ -9,13 +9,22 @@ from ..game.record import GameRecord
 
 
 class Sound(enum.Enum):
-    LOCKED = "locked"  # a seat joined, or holds its full selection
+    """What the buzzer says; the notes of each are data (``companion/data/sounds.toml``)."""
+
+    CLICK = "click"  # a press was taken: a card placed or taken back, a seat joined, a choice
+    LOCKED = "locked"  # a seat holds its full selection
     REFUSED = "refused"  # a press the table cannot take
+    REVEAL = "reveal"  # every choice is shown
+    TRADE = "trade"  # a Trader's turn to pick a trade
 
 
 @dataclass(frozen=True, slots=True)
 class Beep:
     sound: Sound
+
+
+CLICK, LOCKED, REFUSED = Beep(Sound.CLICK), Beep(Sound.LOCKED), Beep(Sound.REFUSED)
+REVEAL, YOUR_TRADE = Beep(Sound.REVEAL), Beep(Sound.TRADE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,7 @@ def _timeout(flow: Flow, now: float) -> Step:
     if mode.phase is Phase.SUPPLY:
         return replace(flow, mode=replace(mode, phase=Phase.SELECT)), ()
     if mode.phase is Phase.COUNTDOWN:
-        return _round.reveal(flow, now), ()
+        return _round.reveal(flow, now)
     if isinstance(mode, Resolving):
         return _round.advance(flow, now)
     if isinstance(mode, Scores):

@@ -1,10 +1,11 @@
-"""The menu (hold OK): back to the game, scores, undo the last round, end the game."""
+"""The menu (hold OK): back to the game, scores, undo the last round, end the game.
+Undoing and ending ask first; undo also works from the ranking."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .effects import GameChanged, GameFinished
+from .effects import CLICK, REFUSED, GameChanged, GameFinished
 from .events import HostKey, HostPress
 from .round import next_round
 from .state import MENU_ITEMS, Confirm, Flow, Game, Join, Menu, Options, Over, Phase, Resume, Scores
@@ -19,28 +20,44 @@ def open_menu(flow: Flow) -> Flow:
 
 
 def menu(flow: Flow, event: object, now: float):
+    """◀ ▶ move along the items, OK chooses; ◀ on the first item goes back to the game."""
     if not isinstance(event, HostPress):
         return flow, ()
     mode: Menu = flow.mode
     if event.key is not HostKey.OK:
-        delta = 1 if event.key is HostKey.RIGHT else -1
-        return replace(flow, mode=replace(mode, cursor=(mode.cursor + delta) % len(MENU_ITEMS))), ()
+        cursor = mode.cursor + (1 if event.key is HostKey.RIGHT else -1)
+        if cursor < 0:
+            return back_to(flow, mode.back, now), (CLICK,)
+        if cursor >= len(MENU_ITEMS):
+            return flow, (REFUSED,)
+        return replace(flow, mode=replace(mode, cursor=cursor)), (CLICK,)
     item = MENU_ITEMS[mode.cursor]
     if item == "scores":
-        return replace(flow, mode=Scores(back=mode.back), deadline=None), ()
-    if item == "undo" and flow.game.history:
-        return _undo(flow, now)
+        return replace(flow, mode=Scores(back=mode.back), deadline=None), (CLICK,)
+    if item == "undo":
+        if not can_undo(flow):
+            return flow, (REFUSED,)
+        return replace(flow, mode=Confirm("undo", mode)), (CLICK,)
     if item == "end":
-        return replace(flow, mode=Confirm("end", mode)), ()
-    return back_to(flow, mode.back, now), ()
+        return replace(flow, mode=Confirm("end", mode)), (CLICK,)
+    return back_to(flow, mode.back, now), (CLICK,)
+
+
+def can_undo(flow: Flow) -> bool:
+    """A round to take back, or a game ended from the menu to go on with."""
+    game = flow.game
+    return game is not None and (bool(game.history) or game.record.ended)
 
 
 def confirm(flow: Flow, event: object, now: float):
-    """OK ends the game; ◀ or ▶ go back to the menu."""
+    """OK does it; ◀ or ▶ go back where the question came from."""
     if not isinstance(event, HostPress):
         return flow, ()
+    mode: Confirm = flow.mode
     if event.key is not HostKey.OK:
-        return replace(flow, mode=flow.mode.back), ()
+        return replace(flow, mode=mode.back), (CLICK,)
+    if mode.action == "undo":
+        return _undo(flow, now)
     return _end(flow)
 
 
@@ -49,8 +66,8 @@ def scores(flow: Flow, event: object, now: float):
     if not (isinstance(event, HostPress) and event.key is HostKey.OK):
         return flow, ()
     if flow.mode.back is not None:
-        return back_to(flow, flow.mode.back, now), ()
-    return next_round(replace(flow, deadline=None), now), ()
+        return back_to(flow, flow.mode.back, now), (CLICK,)
+    return next_round(replace(flow, deadline=None), now), (CLICK,)
 
 
 def back_to(flow: Flow, mode, now: float) -> Flow:
@@ -67,10 +84,16 @@ def back_to(flow: Flow, mode, now: float) -> Flow:
 
 
 def _undo(flow: Flow, now: float):
+    """The last round taken back (the round in progress, if any, is dropped unrevealed);
+    a game ended from the menu goes on instead, at its next round."""
     game = flow.game
-    record = replace(game.record, rounds=game.record.rounds[:-1])
-    game = Game(record, game.history[-1], game.history[:-1])
-    return next_round(replace(flow, game=game), now), (GameChanged(record),)
+    if game.record.ended:
+        record = replace(game.record, ended=False)
+        game = replace(game, record=record)
+    else:
+        record = replace(game.record, rounds=game.record.rounds[:-1])
+        game = Game(record, game.history[-1], game.history[:-1])
+    return next_round(replace(flow, game=game), now), (CLICK, GameChanged(record))
 
 
 def _end(flow: Flow):
@@ -79,4 +102,5 @@ def _end(flow: Flow):
     game = flow.game
     record = replace(game.record, ended=True)
     game = replace(game, record=record)
-    return replace(flow, game=game, mode=Over(), deadline=None), (GameFinished(record),)
+    mode = Over()
+    return replace(flow, game=game, mode=mode, deadline=None), (CLICK, GameFinished(record))

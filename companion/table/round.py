@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ..game.record import RoundRecord
 from ..rules import Trade, choices_in, resolve_round
-from .effects import Beep, GameChanged, GameFinished, Sound
+from .effects import CLICK, LOCKED, REFUSED, REVEAL, YOUR_TRADE, GameChanged, GameFinished
 from .events import HostKey, HostPress, PadDown
 from .state import Choosing, Flow, Game, Over, Phase, Resolving, Scores, notice
 
@@ -27,17 +27,23 @@ def locked(flow: Flow, chosen: tuple[tuple[int, ...], ...]) -> tuple[bool, ...]:
 
 
 def choose(flow: Flow, event: object, now: float):
-    """A pad press selects a card, or takes it back; a full seat locks in."""
+    """A pad press selects a card, or takes it back; a full seat locks in. OK skips the
+    supply phase's animation, and the countdown: the reveal comes at once."""
+    if isinstance(event, HostPress) and event.key is HostKey.OK:
+        if flow.mode.phase is Phase.SUPPLY:
+            return replace(flow, mode=replace(flow.mode, phase=Phase.SELECT), deadline=None), ()
+        if flow.mode.phase is Phase.COUNTDOWN:
+            return reveal(replace(flow, deadline=None), now)
     if not isinstance(event, PadDown) or event.seat not in flow.pads:
-        return flow, ()  # OK does nothing while the seats choose
+        return flow, ()  # nothing else for the host buttons while the seats choose
     seat, card = flow.pads.index(event.seat), event.card
     state, mine = flow.game.state, flow.mode.chosen[seat]
     if card in mine:
         mine = tuple(c for c in mine if c != card)
     elif card not in state.hands[seat]:
-        return notice(flow, "notice.not_in_hand", now, seat=seat), (Beep(Sound.REFUSED),)
+        return notice(flow, "notice.not_in_hand", now, seat=seat), (REFUSED,)
     elif len(mine) == state.setup.cards_per_round:
-        return notice(flow, "notice.take_back", now, seat=seat), (Beep(Sound.REFUSED),)
+        return notice(flow, "notice.take_back", now, seat=seat), (REFUSED,)
     else:
         mine = (*mine, card)
     chosen = (*flow.mode.chosen[:seat], mine, *flow.mode.chosen[seat + 1 :])
@@ -46,18 +52,17 @@ def choose(flow: Flow, event: object, now: float):
         mode, deadline = Choosing(Phase.COUNTDOWN, chosen), now + flow.settings.timing.countdown
     else:
         mode, deadline = Choosing(Phase.SELECT, chosen), None
-    beeps = (Beep(Sound.LOCKED),) if all_in[seat] else ()
-    return replace(flow, mode=mode, deadline=deadline), beeps
+    return replace(flow, mode=mode, deadline=deadline), (LOCKED if all_in[seat] else CLICK,)
 
 
-def reveal(flow: Flow, now: float) -> Flow:
+def reveal(flow: Flow, now: float):
     """Every choice at once; the round is resolved now, trades to follow."""
     plays = tuple(tuple(sorted(c)) for c in flow.mode.chosen)
     offers = (0,) * flow.players
     result = resolve_round(flow.game.state, plays, offers)
     traders = tuple(c for c in choices_in(result) if len(c.offers) > 1)
     mode = Resolving(Phase.REVEAL, result, traders=traders, offers=offers)
-    return replace(flow, mode=mode, deadline=now + flow.settings.timing.reveal)
+    return replace(flow, mode=mode, deadline=now + flow.settings.timing.reveal), (REVEAL,)
 
 
 def advance(flow: Flow, now: float):
@@ -67,16 +72,18 @@ def advance(flow: Flow, now: float):
     if index >= len(mode.steps):
         return end_round(flow, now)
     if isinstance(mode.steps[index], Trade) and mode.traders:
-        return open_trade(replace(flow, mode=replace(mode, step=index)), now), ()
+        return open_trade(replace(flow, mode=replace(mode, step=index)), now)
     mode = replace(mode, phase=Phase.STEP, step=index)
     return replace(flow, mode=mode, deadline=now + flow.settings.timing.step), ()
 
 
-def open_trade(flow: Flow, now: float) -> Flow:
-    """A Trader's dialog opens on everything its goods can buy."""
+def open_trade(flow: Flow, now: float):
+    """A Trader's dialog opens on everything its goods can buy, with a sound that says
+    whose turn it is (the seat's name is on the screen)."""
     mode: Resolving = flow.mode
     best = len(mode.trader.offers) - 1
-    return replace(flow, mode=replace(mode, phase=Phase.TRADE, offer=best), deadline=None)
+    mode = replace(mode, phase=Phase.TRADE, offer=best)
+    return replace(flow, mode=mode, deadline=None), (YOUR_TRADE,)
 
 
 def trade(flow: Flow, event: object, now: float):
@@ -91,17 +98,17 @@ def trade(flow: Flow, event: object, now: float):
         key = event.key
     else:
         return flow, ()
-    if key is HostKey.LEFT:
-        return replace(flow, mode=replace(mode, offer=max(0, mode.offer - 1))), ()
-    if key is HostKey.RIGHT:
-        top = len(choice.offers) - 1
-        return replace(flow, mode=replace(mode, offer=min(top, mode.offer + 1))), ()
     if key is HostKey.OK:
-        return _accept(flow, now), ()
-    return flow, ()
+        return _accept(flow, now)
+    if key not in (HostKey.LEFT, HostKey.RIGHT):
+        return flow, ()
+    offer = mode.offer + (1 if key is HostKey.RIGHT else -1)
+    if not 0 <= offer < len(choice.offers):
+        return flow, (REFUSED,)  # nothing fewer than no trade, nothing more than it all
+    return replace(flow, mode=replace(mode, offer=offer)), (CLICK,)
 
 
-def _accept(flow: Flow, now: float) -> Flow:
+def _accept(flow: Flow, now: float):
     mode: Resolving = flow.mode
     choice = mode.trader
     spent = choice.offers[mode.offer].spent
@@ -111,7 +118,7 @@ def _accept(flow: Flow, now: float) -> Flow:
         return open_trade(replace(flow, mode=mode), now)
     result = resolve_round(flow.game.state, mode.result.plays, offers)
     mode = replace(mode, result=result, phase=Phase.STEP)
-    return replace(flow, mode=mode, deadline=now + flow.settings.timing.step)
+    return replace(flow, mode=mode, deadline=now + flow.settings.timing.step), (CLICK,)
 
 
 def end_round(flow: Flow, now: float):

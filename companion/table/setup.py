@@ -6,10 +6,21 @@ from dataclasses import replace
 
 from ..game.record import GameRecord
 from ..rules import TARGETS, new_game
-from .effects import Beep, GameChanged, KeepAside, Sound
+from .effects import CLICK, REFUSED, GameChanged, KeepAside
 from .events import HostKey, HostPress, PadDown
 from .round import next_round
-from .state import OPTION_ITEMS, Flow, Game, Join, Options, Resume, choose_board, notice
+from .state import (
+    OPTION_ITEMS,
+    Confirm,
+    Flow,
+    Game,
+    Join,
+    Options,
+    Over,
+    Resume,
+    choose_board,
+    notice,
+)
 
 
 def start(flow: Flow, players: int, board, target: int, now: float):
@@ -56,18 +67,22 @@ def resume(flow: Flow, event: object, now: float):
 
 
 def join(flow: Flow, event: object, now: float):
+    """A pad key seats its pad (again: nothing changes, but the click says it is in)."""
     if isinstance(event, PadDown):
         if event.seat in flow.pads:
-            return flow, ()
-        return replace(flow, pads=tuple(sorted((*flow.pads, event.seat)))), (Beep(Sound.LOCKED),)
+            return flow, (CLICK,)
+        return replace(flow, pads=tuple(sorted((*flow.pads, event.seat)))), (CLICK,)
     if isinstance(event, HostPress) and event.key is HostKey.OK:
         if len(flow.pads) >= 2:
-            return replace(flow, mode=Options()), ()
-        return notice(flow, "notice.need_two", now), (Beep(Sound.REFUSED),)
+            return replace(flow, mode=Options()), (CLICK,)
+        return notice(flow, "notice.need_two", now), (REFUSED,)
     return flow, ()
 
 
 def options(flow: Flow, event: object, now: float):
+    """◀ ▶ change the value of the item on screen, OK goes on to the next item (on
+    *Start*, starts). ◀ below an item's first value goes back one item, and from the
+    first item back to the seats; ▶ past the last value is refused."""
     if not isinstance(event, HostPress):
         return flow, ()
     cursor = flow.mode.cursor
@@ -75,20 +90,36 @@ def options(flow: Flow, event: object, now: float):
     if event.key is HostKey.OK:
         if item == "start":
             return new_game_on(flow, now)
-        return replace(flow, mode=Options(cursor + 1)), ()
-    delta = 1 if event.key is HostKey.RIGHT else -1
+        return replace(flow, mode=Options(cursor + 1)), (CLICK,)
+    values, current = option_values(flow, item)
+    index = current + (1 if event.key is HostKey.RIGHT else -1)
+    if index < 0:
+        back = Options(cursor - 1) if cursor else Join()
+        return replace(flow, mode=back), (CLICK,)
+    if index >= len(values):
+        return flow, (REFUSED,)
+    return replace(flow, choice=replace(flow.choice, **{item: values[index]})), (CLICK,)
+
+
+def option_values(flow: Flow, item: str) -> tuple[tuple, int]:
+    """The values an option item offers, in order, and the index of the one chosen."""
     choice = flow.choice
     if item == "board":
-        choice = replace(choice, board=(choice.board + delta) % len(flow.settings.boards))
-    elif item == "target":
-        i = TARGETS.index(choice.target) if choice.target in TARGETS else 0
-        choice = replace(choice, target=TARGETS[(i + delta) % len(TARGETS)])
-    return replace(flow, choice=choice), ()
+        return tuple(range(len(flow.settings.boards))), choice.board
+    if item == "target":  # the rulebook's targets, and one of the table's own
+        targets = tuple(sorted({*TARGETS, choice.target}))
+        return targets, targets.index(choice.target)
+    return (), -1  # start: no value, ◀ goes back
 
 
 def over(flow: Flow, event: object, now: float):
-    """After the ranking, OK sets up the next game with the same seats. The finished
-    game stays in ``game`` until the new one starts."""
-    if isinstance(event, HostPress) and event.key is HostKey.OK:
-        return replace(flow, mode=Join()), ()
+    """After the ranking, OK sets up the next game with the same seats; ◀ offers to undo
+    the last round (or the ending, for a game ended from the menu). The finished game
+    stays in ``game`` until the new one starts."""
+    if not isinstance(event, HostPress):
+        return flow, ()
+    if event.key is HostKey.OK:
+        return replace(flow, mode=Join()), (CLICK,)
+    if event.key is HostKey.LEFT:
+        return replace(flow, mode=Confirm("undo", Over())), (CLICK,)
     return flow, ()

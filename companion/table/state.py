@@ -156,8 +156,8 @@ class Menu:
 
 @dataclass(frozen=True, slots=True)
 class Confirm:
-    action: str  # a MENU_ITEMS entry
-    back: Menu
+    action: str  # "undo" or "end"
+    back: Menu | Over  # where ◀ ▶ go back to
     phase: ClassVar[Phase] = Phase.CONFIRM
 
 

@@ -9,6 +9,8 @@ import math
 from dataclasses import dataclass
 
 from ..rules import Outcome, Rate, Rows, Share, Step, Trade, outcome, supply
+from .menu import can_undo
+from .setup import option_values
 from .state import (
     MENU_ITEMS,
     OPTION_ITEMS,
@@ -29,11 +31,13 @@ from .state import (
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """The three board rows, and the rate printed on the trader marker's space."""
+    """The three board rows, and the rate printed on the trader marker's space.
+    ``moved`` is the row the step on screen moved, and the space its marker left."""
 
     rows: Rows
     rate: Rate | None
     verified: bool
+    moved: tuple[str, int] | None = None  # ("vp" | "goods" | "trader", the space before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,8 @@ class OptionsView:
     board: str | None  # a shipped side's name, or None for a custom table
     verified: bool
     target: int
+    first: bool  # the item's first value: ◀ goes back
+    last: bool  # the item's last value: ▶ does nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,11 +116,14 @@ class OverView:
 class MenuView:
     items: tuple[str, ...]
     cursor: int
+    undo: bool  # a round to take back (or an ending)
 
 
 @dataclass(frozen=True, slots=True)
 class ConfirmView:
-    action: str
+    action: str  # "undo" or "end"
+    rounds: int  # rounds played
+    ended: bool  # the game was ended from the menu (undo goes on with it)
 
 
 Body = (
@@ -143,35 +152,78 @@ class View:
 def public_view(flow: Flow, now: float) -> View:
     mode = flow.mode
     notice = (flow.notice.key, flow.notice.values) if flow.notice is not None else None
-    return View(mode.phase, _board(flow, mode), _body(flow, mode, now), notice)
+    return View(mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice)
 
 
-def _board(flow: Flow, mode) -> BoardView | None:
-    rows = _rows(flow, mode)
-    if rows is None:
+def next_change(flow: Flow, now: float) -> float | None:
+    """When the view changes by itself next, with no event (a marker moving in the
+    supply phase, the countdown's number), or None: the loop wakes then to draw it."""
+    if flow.deadline is None or not isinstance(flow.mode, Choosing):
         return None
+    if flow.phase is Phase.COUNTDOWN:
+        left = flow.deadline - now
+        return now + (left - math.floor(left) or 1.0)
+    if flow.phase is Phase.SUPPLY:
+        start, pace, spaces = _supply_clock(flow)
+        if pace > 0:
+            moves = math.floor((now - start) / pace) + 1
+            return start + moves * pace if moves <= spaces else None
+    return None
+
+
+def _board(flow: Flow, mode, now: float) -> BoardView | None:
+    shown = _rows(flow, mode, now)
+    if shown is None:
+        return None
+    rows, moved = shown
     board = flow.game.state.setup.board
-    return BoardView(rows, board.rates[rows.trader], board.verified)
+    return BoardView(rows, board.rates[rows.trader], board.verified, moved)
 
 
-def _rows(flow: Flow, mode) -> Rows | None:
-    """The rows as the table shows them in ``mode``: after the supply phase, then as
-    each resolution step moves them; between rounds, as the round left them."""
+def _rows(flow: Flow, mode, now: float) -> tuple[Rows, tuple[str, int] | None] | None:
+    """The rows as the table shows them in ``mode``: moving up in the supply phase, then
+    as each resolution step moves them; between rounds, as the round left them."""
     if isinstance(mode, Menu | Confirm | Scores) and getattr(mode, "back", None) is not None:
-        return _rows(flow, mode.back)
+        return _rows(flow, mode.back, now)
     if isinstance(mode, Resume | Join | Options) or flow.game is None:
         return None
     state = flow.game.state
     if isinstance(mode, Scores | Over):
-        return state.rows
-    rows = supply(state.rows, state.setup.players)
+        return state.rows, None
+    if mode.phase is Phase.SUPPLY and flow.deadline is not None:
+        return _supplying(flow, now), None
+    rows, moved = supply(state.rows, state.setup.players), None
     if isinstance(mode, Resolving) and mode.phase is not Phase.REVEAL:
         for shown in mode.steps[: mode.step + (mode.phase is Phase.STEP)]:
             if isinstance(shown, Share):
                 rows = rows._replace(**{shown.row.value: shown.after})
+                moved = (shown.row.value, shown.before)
             elif isinstance(shown, Trade):
-                rows = rows._replace(trader=shown.after)
-    return rows
+                rows, moved = rows._replace(trader=shown.after), ("trader", shown.before)
+            else:
+                moved = None
+    return rows, moved
+
+
+def _supply_clock(flow: Flow) -> tuple[float, float, int]:
+    """The supply phase's animation: when it began, the seconds between two moves, and
+    how many spaces the farthest marker moves. Every marker moves one space a move,
+    together, and the last move comes a move's time before the pause ends."""
+    state = flow.game.state
+    before, after = state.rows, supply(state.rows, state.setup.players)
+    spaces = max(a - b for a, b in zip(after, before, strict=True))
+    length = flow.settings.timing.supply
+    return flow.deadline - length, length / (spaces + 1), spaces
+
+
+def _supplying(flow: Flow, now: float) -> Rows:
+    state = flow.game.state
+    before, after = state.rows, supply(state.rows, state.setup.players)
+    start, pace, _ = _supply_clock(flow)
+    if pace <= 0:
+        return after
+    moves = max(0, math.floor((now - start) / pace))
+    return Rows(*(min(a, b + moves) for a, b in zip(after, before, strict=True)))
 
 
 def _body(flow: Flow, mode, now: float) -> Body:
@@ -182,8 +234,10 @@ def _body(flow: Flow, mode, now: float) -> Body:
         return JoinView(tuple(pad in flow.pads for pad in range(PADS)))
     if isinstance(mode, Options):
         board = flow.board
+        values, index = option_values(flow, OPTION_ITEMS[mode.cursor])
+        first, last = index <= 0, index >= len(values) - 1
         return OptionsView(
-            OPTION_ITEMS, mode.cursor, board.name, board.verified, flow.choice.target
+            OPTION_ITEMS, mode.cursor, board.name, board.verified, flow.choice.target, first, last
         )
     if isinstance(mode, Choosing):
         return _choosing(flow, mode, now)
@@ -195,8 +249,8 @@ def _body(flow: Flow, mode, now: float) -> Body:
     if isinstance(mode, Over):
         return OverView(outcome(game.state), game.record.ended)
     if isinstance(mode, Menu):
-        return MenuView(MENU_ITEMS, mode.cursor)
-    return ConfirmView(mode.action)
+        return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
+    return ConfirmView(mode.action, len(game.record.rounds), game.record.ended)
 
 
 def _choosing(flow: Flow, mode: Choosing, now: float) -> ChoosingView:
