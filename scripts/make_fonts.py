@@ -93,8 +93,33 @@ SPECS = (
 
 
 # Drawn here where misc-fixed's arrows look thin beside Spleen's strokes: → and ▶; ← and
-# ◀ are their mirror images. The row marked ``-`` goes on the row of the face's hyphen.
+# ◀ are their mirror images. And Å, which both sources draw exactly as Â. The row marked
+# ``-`` goes on the row of the face's hyphen, the row marked ``_`` just above the baseline.
 ART = {
+    "small": {
+        "Å": """
+            .#...
+            #.#..
+            .#...
+            .##..
+            #..#.
+            ####.
+          _ #..#.
+        """,
+    },
+    "body": {
+        "Å": """
+            ..#...
+            .#.#..
+            ..#...
+            .#.#..
+            #...#.
+            #####.
+            #...#.
+            #...#.
+          _ #...#.
+        """,
+    },
     "large": {
         "→": """
             ....##..
@@ -247,7 +272,7 @@ def in_cell(glyph: Image.Image, ascent: int, spec: Spec, cell_ascent: int) -> Im
 
 
 def ink_count(image: Image.Image) -> int:
-    return image.histogram()[-1]
+    return sum(image.histogram()[1:])  # a "1" image may hold its ink as 1 or as 255
 
 
 def compose(spec: Spec, sources: list[Glyphs]) -> tuple[dict[str, Image.Image], dict]:
@@ -315,19 +340,21 @@ def art_glyphs(spec: Spec, face: Glyphs) -> Glyphs:
     images = {"—": Image.new("1", (spec.width, spec.height))}
     ImageDraw.Draw(images["—"]).rectangle((0, dash[1], spec.width - 1, dash[3] - 1), fill=1)
     for ch, text in ART.get(spec.name, {}).items():
-        images[ch] = art_image(text, spec, hyphen[1])
+        images[ch] = art_image(text, spec, {"-": hyphen[1], "_": face.ascent - 1})
     for ch, of in MIRRORED.items():
         if of in images:
             images[ch] = images[of].transpose(Image.Transpose.FLIP_LEFT_RIGHT)
     return Glyphs({"package": "drawn in scripts/make_fonts.py"}, face.ascent, images)
 
 
-def art_image(text: str, spec: Spec, centre: int) -> Image.Image:
-    rows = [line.strip() for line in text.strip("\n").splitlines() if line.strip()]
-    middle = next(i for i, row in enumerate(rows) if row.startswith("-"))
-    rows = [row.removeprefix("-").strip() for row in rows]
+def art_image(text: str, spec: Spec, anchors: dict[str, int]) -> Image.Image:
+    """A drawn glyph, its marked row put on the row its mark names in ``anchors``."""
+    rows = [line.strip() for line in text.splitlines() if line.strip()]
+    marked = next(i for i, row in enumerate(rows) if row[0] in anchors)
+    top = anchors[rows[marked][0]] - marked
+    rows = [row.lstrip("-_ ") for row in rows]
     image = Image.new("1", (spec.width, spec.height))
-    for y, row in enumerate(rows, start=centre - middle):
+    for y, row in enumerate(rows, start=top):
         if len(row) != spec.width:
             raise BuildError(f"{spec.name}: drawn row {row!r} is not {spec.width} wide")
         for x, pixel in enumerate(row):
@@ -354,7 +381,8 @@ def load_sources(spec: Spec, root: Path, packages: dict) -> tuple[list[Glyphs], 
             sources.append(pcf_glyphs(path, size, label))
         labels.append(label)
     drawn = art_glyphs(spec, sources[0])
-    return [sources[0], drawn, *sources[1:]], [labels[0], drawn.label, *labels[1:]]
+    # What is drawn here comes first: it stands in for a source's glyph too (Å).
+    return [drawn, *sources], [drawn.label, *labels]
 
 
 LICENCES = {
