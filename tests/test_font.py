@@ -131,6 +131,7 @@ def test_fill_0_clears_on_a_lit_canvas(each):
 def test_missing_names_what_cannot_be_drawn_and_draws_it_as_a_question_mark(each):
     assert missing("Prêt → 10g", each) == set()
     assert missing("€ ok\n", each) == {"€", "\n"}
+    assert missing("\x80\x85\x9f\x00", each) == {"\x80", "\x85", "\x9f", "\x00"}
     assert bitmap("a€b", each) == bitmap("a?b", each)
 
 

@@ -6,8 +6,8 @@ beside them):
 
 - ``small``: 5×8 cell, capitals 6 px: hints and labels;
 - ``body``: 6×12 cell, capitals 8 px: running text;
-- ``large``: 8×16 cell, digits 11 px: values that matter;
-- ``huge``: 12×24 cell, digits 17 px: a countdown, one big value.
+- ``large``: 8×16 cell, digits 10 px: values that matter;
+- ``huge``: 12×24 cell, digits 15 px: a countdown, one big value.
 
 Text is placed by the top-left corner of its first cell, so lines sit on a pixel grid:
 a line of ``font.height`` pixels holds any text, accents and descenders included. Draw
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
@@ -47,7 +47,7 @@ def _folder():
 
 def _load(name: str, manifest: dict) -> Font:
     info = manifest["fonts"][name]
-    # ImageFont.load opens the .pbm beside the .pil by name: the package is installed as
+    # ImageFont.load opens the .png beside the .pil by name: the package is installed as
     # files (pip unpacks wheels), so as_file hands back the file itself.
     with resources.as_file(_folder().joinpath(info["file"])) as pil_path:
         pil = ImageFont.load(str(pil_path))
@@ -70,8 +70,11 @@ def font(name: str) -> Font:
 
 
 def _has(font: Font, ch: str) -> bool:
-    code = ord(font.slots.get(ord(ch), ch))
-    return code < 0x100 and _defined(font.name, code)
+    code = ord(ch)
+    if code in font.slots:
+        return _defined(font.name, ord(font.slots[code]))
+    # C1 control codes are no characters to draw: their slots hold the symbols.
+    return code < 0x100 and not 0x80 <= code < 0xA0 and _defined(font.name, code)
 
 
 @cache
@@ -86,9 +89,8 @@ def missing(text: str, font: Font) -> set[str]:
 
 def _encode(text: str, font: Font) -> str:
     """``text`` in the font's slots; a character it cannot draw becomes ``?``."""
-    mapped = text.translate(font.slots)
     if all(_has(font, ch) for ch in set(text)):
-        return mapped
+        return text.translate(font.slots)
     return "".join(ch if _has(font, ch) else "?" for ch in text).translate(font.slots)
 
 
@@ -105,7 +107,7 @@ def draw_text(
         draw.text(xy, _encode(text, font), fill=fill, font=font.pil)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def ink(text: str, font: Font) -> tuple[int, int, int, int] | None:
     """The box of the pixels ``text`` lights, from its top-left corner; None if none."""
     if not text:
