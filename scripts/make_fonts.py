@@ -11,8 +11,10 @@ bitmap, read by ``PIL.ImageFont.load``), ``fonts.json`` (cells, the symbol slots
 where every glyph came from: package, version, file and its SHA-256), and the licences.
 
 Sources: Spleen (BSD-2-Clause) is the face: a slashed 0, a tailed l, a real descender
-on g. Its 5x8 has ASCII only and no size has the arrows and triangles, so those come
-from the public-domain misc-fixed fonts of the same cell, set on the same baseline.
+on g. Its 5x8 has ASCII only, and no size has the arrows and triangles: for ``small``
+and ``body`` those come from the public-domain misc-fixed font of the same cell, set on
+the same baseline; for ``large`` and ``huge`` they are drawn below, as is Å where both
+sources draw it exactly as Â.
 """
 
 from __future__ import annotations
@@ -321,14 +323,22 @@ def unpack(debs: list[Path], into: Path) -> dict[str, dict[str, str]]:
     for deb in debs:
         fields = {}
         for field in ("Package", "Version"):
-            out = subprocess.run(["dpkg-deb", "-f", str(deb), field], capture_output=True)
+            out = dpkg_deb("-f", str(deb), field)
             if out.returncode:
                 raise BuildError(f"{deb}: not a Debian package")
             fields[field] = out.stdout.decode().strip()
-        subprocess.run(["dpkg-deb", "-x", str(deb), str(into)], check=True)
+        if dpkg_deb("-x", str(deb), str(into)).returncode:
+            raise BuildError(f"{deb}: cannot unpack it")
         digest = hashlib.sha256(deb.read_bytes()).hexdigest()
         packages[fields["Package"]] = {"version": fields["Version"], "deb_sha256": digest}
     return packages
+
+
+def dpkg_deb(*args: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["dpkg-deb", *args], capture_output=True)
+    except FileNotFoundError:
+        raise BuildError("dpkg-deb is not installed: build the fonts on Debian") from None
 
 
 def art_glyphs(spec: Spec, face: Glyphs) -> Glyphs:
@@ -344,7 +354,7 @@ def art_glyphs(spec: Spec, face: Glyphs) -> Glyphs:
     for ch, of in MIRRORED.items():
         if of in images:
             images[ch] = images[of].transpose(Image.Transpose.FLIP_LEFT_RIGHT)
-    return Glyphs({"package": "drawn in scripts/make_fonts.py"}, face.ascent, images)
+    return Glyphs({"drawn": "scripts/make_fonts.py"}, face.ascent, images)
 
 
 def art_image(text: str, spec: Spec, anchors: dict[str, int]) -> Image.Image:
@@ -372,6 +382,7 @@ def load_sources(spec: Spec, root: Path, packages: dict) -> tuple[list[Glyphs], 
         label = {
             "package": package,
             "version": packages[package]["version"],
+            "deb_sha256": packages[package]["deb_sha256"],
             "file": rel,
             "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         }
@@ -392,12 +403,17 @@ LICENCES = {
 }
 
 
-def write_licences(root: Path) -> None:
+def read_licences(root: Path) -> dict[str, str]:
+    """Each shipped licence file's text, from its package's Debian copyright file."""
+    texts = {}
     for package, (name, start) in LICENCES.items():
         text = (root / f"usr/share/doc/{package}/copyright").read_text("utf-8")
+        if start not in text:
+            raise BuildError(f"{package}: its copyright file has no {start!r}")
         para = text[text.index(start) :].split("\n\n")[0]
         header = f"From the Debian package {package}, usr/share/doc/{package}/copyright:\n\n"
-        (OUT / name).write_text(header + unfold(para) + "\n", "utf-8")
+        texts[name] = header + unfold(para) + "\n"
+    return texts
 
 
 def unfold(para: str) -> str:
@@ -410,16 +426,15 @@ def unfold(para: str) -> str:
 
 
 def build(debs: list[Path]) -> dict:
+    """Read every source and compose every font first: a failure writes nothing."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         packages = unpack(debs, root)
-        OUT.mkdir(parents=True, exist_ok=True)
-        manifest: dict = {"symbols": {ch: FIRST_SLOT + i for i, ch in enumerate(SYMBOLS)}}
-        fonts = {}
+        built, fonts = [], {}
         for spec in SPECS:
             sources, labels = load_sources(spec, root, packages)
             cells, facts = compose(spec, sources)
-            write_pil(spec, cells, facts["ascent"])
+            built.append((spec, cells, facts["ascent"]))
             for label, taken in zip(labels, facts["taken"], strict=True):
                 label["glyphs"] = taken
             fonts[spec.name] = {
@@ -428,12 +443,19 @@ def build(debs: list[Path]) -> dict:
                 "ascent": facts["ascent"],
                 "sources": labels,
             }
-        manifest["fonts"] = fonts
-        manifest["licences"] = {p: name for p, (name, _) in LICENCES.items()}
-        write_licences(root)
-    (OUT / "fonts.json").write_text(
-        json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", "utf-8"
-    )
+        licences = read_licences(root)
+    OUT.mkdir(parents=True, exist_ok=True)
+    for spec, cells, ascent in built:
+        write_pil(spec, cells, ascent)
+    for name, text in licences.items():
+        (OUT / name).write_text(text, "utf-8")
+    manifest = {
+        "symbols": {ch: FIRST_SLOT + i for i, ch in enumerate(SYMBOLS)},
+        "fonts": fonts,
+        "licences": {package: name for package, (name, _) in LICENCES.items()},
+    }
+    text = json.dumps(manifest, ensure_ascii=False, indent=1) + "\n"
+    (OUT / "fonts.json").write_text(text, "utf-8")
     return manifest
 
 
