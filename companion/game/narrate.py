@@ -155,7 +155,7 @@ def _board(record: GameRecord, w: Words) -> str:
     board = record.board
     if board.name is None or board.name not in profile_names():
         return w.t("board.custom")
-    text = w.t("board.named", title=board.name.title())
+    text = w.t("board.named", title=w.t(f"board.{board.name}"))  # a side is named per language
     return text if board.verified else f"{text} ({w.t('board.unverified')})"
 
 
