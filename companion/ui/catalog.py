@@ -11,6 +11,8 @@ from functools import cache
 from importlib import resources
 
 DEFAULT = "en"
+# One file per language, <code>.json: adding a language is adding a file here.
+LOCALE = resources.files(__package__).joinpath("locale")
 
 
 class UnknownLanguage(LookupError):
@@ -18,9 +20,14 @@ class UnknownLanguage(LookupError):
 
 
 def languages() -> list[str]:
-    """The language codes shipped, e.g. ``["en"]``."""
-    folder = resources.files(__package__).joinpath("locale")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    """The language codes shipped, e.g. ``["en", "fr", "nl"]``."""
+    return sorted(p.name[:-5] for p in LOCALE.iterdir() if p.name.endswith(".json"))
+
+
+def language_names() -> dict[str, str]:
+    """Each language's code and its name in itself (``{"nl": "Nederlands", ...}``): a
+    menu of languages offers each in its own words, so any reader finds theirs."""
+    return {code: catalog(code).t("language") for code in languages()}
 
 
 class Catalog:
@@ -49,7 +56,7 @@ class Catalog:
 def catalog(lang: str = DEFAULT) -> Catalog:
     if lang not in languages():
         raise UnknownLanguage(f"no language {lang!r} (known: {', '.join(languages())})")
-    path = resources.files(__package__).joinpath(f"locale/{lang}.json")
+    path = LOCALE.joinpath(f"{lang}.json")
     messages = json.loads(path.read_text("utf-8"))
     if lang != DEFAULT:
         messages = {**catalog(DEFAULT).messages, **messages}
