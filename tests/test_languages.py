@@ -245,3 +245,28 @@ def test_a_language_is_one_catalog_file(tmp_path, monkeypatch, capsys):
         assert "\nRondo 1\n" in out and "Captain" in out
     finally:
         catalog.cache_clear()
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_every_message_fills_in_with_any_count(lang):
+    words = catalog(lang)
+    for key, text in raw(lang).items():
+        for n in (0, 1, 2, 15):
+            words.t(key, **dict.fromkeys(placeholders(text), n))  # a bad form spec raises
+
+
+@pytest.mark.parametrize(
+    ("lang", "wrong"),
+    [
+        ("nl", r"\b1 (goederen|kaarten|handkaarten)\b"),
+        ("fr", r"\b[01] (marchandises|cartes)\b"),  # French counts 0 and 1 in the singular
+    ],
+)
+def test_counts_take_the_languages_singular(lang, wrong):
+    text = "\n".join(narration(lang, record) for record in GAMES)
+    singular = {"nl": "1 goed,", "fr": "1 marchandise,"}[lang]
+    assert singular in text and not re.search(wrong, text), re.search(wrong, text)
+    assert (
+        catalog(lang).t("screen.choose", n=1)
+        == {"nl": "Kies 1 kaart", "fr": "Choisir 1 carte"}[lang]
+    )

@@ -7,6 +7,7 @@ of a language code threaded through every call.
 from __future__ import annotations
 
 import json
+import string
 from functools import cache
 from importlib import resources
 
@@ -30,16 +31,36 @@ def language_names() -> dict[str, str]:
     return {code: catalog(code).t("language") for code in languages()}
 
 
+class _Forms(string.Formatter):
+    """``{n:card|cards}`` is the word for the count ``n``: its first form when the
+    language's ``grammar.singular`` lists the count (French: 0 and 1), else the second.
+    Grammar stays in the catalog, so no language's plural rule is written in code."""
+
+    def __init__(self, singular: frozenset[int]):
+        self.singular = singular
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        one, other = format_spec.split("|", 1)
+        return one if isinstance(value, int) and abs(value) in self.singular else other
+
+
 class Catalog:
     """The words of one language; a missing translation falls back to English."""
 
     def __init__(self, lang: str, messages: dict[str, str]):
         self.lang = lang
         self.messages = messages
+        counts = messages.get("grammar.singular", "1").split()
+        self._forms = _Forms(frozenset(int(n) for n in counts))
 
     def t(self, key: str, /, **values: object) -> str:
         """The message ``key`` with ``values`` filled in."""
-        return self.messages[key].format(**values)
+        message = self.messages[key]
+        if "|" in message:  # a word with a form per count: rare, so the rest stays fast
+            return self._forms.format(message, **values)
+        return message.format(**values)
 
     def card(self, card: int) -> str:
         return self.messages[f"card.{card}"]
