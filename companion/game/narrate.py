@@ -97,7 +97,8 @@ def _bonus(step: Bonus, card: str, times: str, w: Words) -> list[str]:
 
 
 def _beggars(step: Beggar, card: str, times: str, w: Words) -> list[str]:
-    return [f"{card}{times}:"] + [INDENT + _beggar(g, w) for g in step.gains]
+    head = w.t("narrate.beggars", card=card, times=times)
+    return [head] + [INDENT + _beggar(g, w) for g in step.gains]
 
 
 def _discard(step: Discard, card: str, times: str, w: Words) -> list[str]:
