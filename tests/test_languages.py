@@ -7,6 +7,7 @@ The card names below are the printed rulebooks' words: docs/languages.md lists w
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import model_game
+from conftest import model_game, simulate
 
 from companion.cli import main
 from companion.cli.replay import replay_command
@@ -163,7 +164,7 @@ def test_seats_are_labelled_for_the_table(lang):
     assert not re.search(r"\bP[1-6]\b", narration(lang, GAMES[0]))
 
 
-def test_the_narration_changes_language_and_the_json_does_not(tmp_path):
+def test_the_narration_changes_language_and_the_json_does_not():
     outputs = {}
     for lang in languages():
         for as_json in (False, True):
@@ -175,8 +176,6 @@ def test_the_narration_changes_language_and_the_json_does_not(tmp_path):
 
 
 def _replay_text(as_json: bool, lang: str) -> tuple[str, str]:
-    import io
-
     out, err = io.StringIO(), io.StringIO()
     assert replay_command(str(DEMO), as_json=as_json, out=out, err=err, jobs=1, lang=lang) == 0
     return out.getvalue(), err.getvalue()
@@ -211,10 +210,8 @@ def test_an_unknown_language_exits_2_with_one_line(command, capsys):
     assert "no language 'xx' (known: " + ", ".join(languages()) + ")" in err
 
 
-def test_simulate_narrates_the_ending_in_its_language(tmp_path):
-    script = Path(catalogs.__file__).parent.parent / "examples" / "demo-script.txt"
-    from conftest import simulate
-
+def test_simulate_narrates_the_ending_in_its_language():
+    script = DEMO.with_name("demo-script.txt")
     code, out, err = simulate("--players", "3", "--fast", "--script", str(script), "--lang", "fr")
     assert code == 0, err
     assert "Fin de la partie après la manche 9" in out and "Classement :" in out
