@@ -105,6 +105,9 @@ def _add_replay(sub) -> None:
         metavar="N",
         help="processes for a large JSON Lines batch, up to 64 (0, the default: every CPU)",
     )
+    replay.add_argument(
+        "--lang", type=language, default="en", help="language of the narration (not of --json)"
+    )
     replay.set_defaults(run=_run_replay)
 
 
@@ -194,7 +197,12 @@ def _run_replay(args: argparse.Namespace) -> int:
     from .replay import replay_command
 
     return replay_command(
-        args.file, as_json=args.json, out=sys.stdout, err=sys.stderr, jobs=args.jobs
+        args.file,
+        as_json=args.json,
+        out=sys.stdout,
+        err=sys.stderr,
+        jobs=args.jobs,
+        lang=args.lang,
     )
 
 

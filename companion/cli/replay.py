@@ -23,14 +23,18 @@ from ..game.narrate import narrate_game
 from ..game.record import GameRecord, state_to_dict
 from ..rules import CompanionError, RecordError
 from ..rules.errors import clip
-from ..ui.catalog import catalog
+from ..ui.catalog import DEFAULT, catalog
 
 EXIT_BAD_INPUT = 2
 Lines = list[str] | list[bytes]  # a batch's lines: text, or bytes if not all UTF-8
 
 
-def replay_command(path: str, *, as_json: bool, out: TextIO, err: TextIO, jobs: int = 0) -> int:
-    """Replay FILE (or - for stdin); ``jobs`` processes for JSON Lines (0: every usable CPU)."""
+def replay_command(
+    path: str, *, as_json: bool, out: TextIO, err: TextIO, jobs: int = 0, lang: str = DEFAULT
+) -> int:
+    """Replay FILE (or - for stdin); ``jobs`` processes for JSON Lines (0: every usable CPU).
+
+    ``lang`` is the narration's language; ``--json`` output has no words to translate."""
     name = "<stdin>" if path == "-" else clip(path)
     try:
         data = _read(path)
@@ -47,8 +51,8 @@ def replay_command(path: str, *, as_json: bool, out: TextIO, err: TextIO, jobs: 
         if lines is None:
             err.write(f"{name}: {_why(e)}\n")
             return EXIT_BAD_INPUT
-        return _replay_many(lines, name, as_json, out, err, jobs)
-    return _replay_one(doc, name, as_json, out, err)
+        return _replay_many(lines, name, as_json, out, err, jobs, lang)
+    return _replay_one(doc, name, as_json, out, err, lang)
 
 
 READ_MAX = 256 * 1024 * 1024  # about 250,000 games; more is not a batch but /dev/zero
@@ -119,7 +123,7 @@ def _is_object(line: str | bytes) -> bool:
 _SHAPE = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=len)
 
 
-def _replayed(doc: object, as_json: bool) -> str:
+def _replayed(doc: object, as_json: bool, lang: str) -> str:
     """What one parsed record prints: its state as a JSON line, or its narration.
 
     Everything is built before anything is printed, so a bad round prints nothing.
@@ -127,7 +131,7 @@ def _replayed(doc: object, as_json: bool) -> str:
     record = GameRecord.from_dict(doc)
     if as_json:
         return json.dumps(state_to_dict(record.replay(), record.ended)) + "\n"
-    return "".join(line + "\n" for line in narrate_game(record, catalog()))
+    return "".join(line + "\n" for line in narrate_game(record, catalog(lang)))
 
 
 def _why(e: BaseException) -> str:
@@ -142,9 +146,9 @@ def _why(e: BaseException) -> str:
     return f"cannot replay it ({type(e).__name__}: {clip(str(e))})"
 
 
-def _replay_one(doc: object, name: str, as_json: bool, out: TextIO, err: TextIO) -> int:
+def _replay_one(doc: object, name: str, as_json: bool, out: TextIO, err: TextIO, lang: str) -> int:
     try:
-        printed = _replayed(doc, as_json)
+        printed = _replayed(doc, as_json, lang)
     except Exception as e:  # whatever the input: one line, never a traceback
         err.write(f"{name}: {_why(e)}\n")
         return EXIT_BAD_INPUT
@@ -153,10 +157,10 @@ def _replay_one(doc: object, name: str, as_json: bool, out: TextIO, err: TextIO)
 
 
 def _replay_many(
-    lines: Lines, name: str, as_json: bool, out: TextIO, err: TextIO, jobs: int
+    lines: Lines, name: str, as_json: bool, out: TextIO, err: TextIO, jobs: int, lang: str
 ) -> int:
     status = 0
-    for printed, errors in _map_chunks(lines, as_json, name, jobs):
+    for printed, errors in _map_chunks(lines, as_json, name, jobs, lang):
         if errors:
             err.write(errors)
             status = EXIT_BAD_INPUT
@@ -164,12 +168,14 @@ def _replay_many(
     return status
 
 
-def _replay_line(number: int, line: str | bytes, as_json: bool, name: str) -> tuple[str, str]:
+def _replay_line(
+    number: int, line: str | bytes, as_json: bool, name: str, lang: str
+) -> tuple[str, str]:
     """One line of a batch: (what goes to stdout, what goes to stderr). Never raises."""
     try:
         if _blank(line):
             raise RecordError("empty line")
-        printed = _replayed(parse_json(line), as_json)
+        printed = _replayed(parse_json(line), as_json, lang)
     except Exception as e:  # a failure is this line's answer, never the batch's end
         message = f"line {number}: {_why(e)}"
         return (json.dumps({"error": message}) + "\n" if as_json else ""), f"{name}: {message}\n"
@@ -178,24 +184,26 @@ def _replay_line(number: int, line: str | bytes, as_json: bool, name: str) -> tu
     return f"=== {name}: line {number}\n{printed}\n", ""
 
 
-Chunk = tuple[int, Lines, bool, str]  # first line number, lines, as_json, name
+Chunk = tuple[int, Lines, bool, str, str]  # first line number, lines, as_json, name, lang
 
 
 def _replay_chunk(chunk: Chunk) -> tuple[str, str]:
     """A run of lines: all they print, joined, so a worker sends back two strings."""
-    first, lines, as_json, name = chunk
-    answers = [_replay_line(first + i, line, as_json, name) for i, line in enumerate(lines)]
+    first, lines, as_json, name, lang = chunk
+    answers = [_replay_line(first + i, line, as_json, name, lang) for i, line in enumerate(lines)]
     return "".join(a[0] for a in answers), "".join(a[1] for a in answers)
 
 
-def _map_chunks(lines: Lines, as_json: bool, name: str, jobs: int) -> Iterator[tuple[str, str]]:
+def _map_chunks(
+    lines: Lines, as_json: bool, name: str, jobs: int, lang: str
+) -> Iterator[tuple[str, str]]:
     """Replay every line, in order; large batches spread over ``jobs`` processes."""
     jobs = jobs or usable_cpus()
     if jobs == 1 or len(lines) < PARALLEL_MIN_GAMES:
-        yield from (_replay_line(n, line, as_json, name) for n, line in enumerate(lines, 1))
+        yield from (_replay_line(n, line, as_json, name, lang) for n, line in enumerate(lines, 1))
         return
     size = max(16, len(lines) // (jobs * 8))  # a few chunks per worker keeps them all busy
-    chunks = [(i + 1, lines[i : i + size], as_json, name) for i in range(0, len(lines), size)]
+    chunks = [(i + 1, lines[i : i + size], as_json, name, lang) for i in range(0, len(lines), size)]
     done = 0
     try:
         pool = _pool(jobs)

@@ -97,7 +97,8 @@ def _bonus(step: Bonus, card: str, times: str, w: Words) -> list[str]:
 
 
 def _beggars(step: Beggar, card: str, times: str, w: Words) -> list[str]:
-    return [f"{card}{times}:"] + [INDENT + _beggar(g, w) for g in step.gains]
+    head = w.t("narrate.beggars", card=card, times=times)
+    return [head] + [INDENT + _beggar(g, w) for g in step.gains]
 
 
 def _discard(step: Discard, card: str, times: str, w: Words) -> list[str]:
@@ -155,7 +156,7 @@ def _board(record: GameRecord, w: Words) -> str:
     board = record.board
     if board.name is None or board.name not in profile_names():
         return w.t("board.custom")
-    text = w.t("board.named", title=board.name.title())
+    text = w.t("board.named", title=w.t(f"board.{board.name}"))  # a side is named per language
     return text if board.verified else f"{text} ({w.t('board.unverified')})"
 
 

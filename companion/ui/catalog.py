@@ -7,10 +7,13 @@ of a language code threaded through every call.
 from __future__ import annotations
 
 import json
+import string
 from functools import cache
 from importlib import resources
 
 DEFAULT = "en"
+# One file per language, <code>.json: adding a language is adding a file here.
+LOCALE = resources.files(__package__).joinpath("locale")
 
 
 class UnknownLanguage(LookupError):
@@ -18,9 +21,29 @@ class UnknownLanguage(LookupError):
 
 
 def languages() -> list[str]:
-    """The language codes shipped, e.g. ``["en"]``."""
-    folder = resources.files(__package__).joinpath("locale")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    """The language codes shipped, e.g. ``["en", "fr", "nl"]``."""
+    return sorted(p.name[:-5] for p in LOCALE.iterdir() if p.name.endswith(".json"))
+
+
+def language_names() -> dict[str, str]:
+    """Each language's code and its name in itself (``{"nl": "Nederlands", ...}``): a
+    menu of languages offers each in its own words, so any reader finds theirs."""
+    return {code: catalog(code).t("language") for code in languages()}
+
+
+class _Forms(string.Formatter):
+    """``{n:card|cards}`` is the word for the count ``n``: its first form when the
+    language's ``grammar.singular`` lists the count (French: 0 and 1), else the second.
+    Grammar stays in the catalog, so no language's plural rule is written in code."""
+
+    def __init__(self, singular: frozenset[int]):
+        self.singular = singular
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        one, other = format_spec.split("|", 1)
+        return one if isinstance(value, int) and abs(value) in self.singular else other
 
 
 class Catalog:
@@ -29,10 +52,15 @@ class Catalog:
     def __init__(self, lang: str, messages: dict[str, str]):
         self.lang = lang
         self.messages = messages
+        counts = messages.get("grammar.singular", "1").split()
+        self._forms = _Forms(frozenset(int(n) for n in counts))
 
     def t(self, key: str, /, **values: object) -> str:
         """The message ``key`` with ``values`` filled in."""
-        return self.messages[key].format(**values)
+        message = self.messages[key]
+        if "|" in message:  # a word with a form per count: rare, so the rest stays fast
+            return self._forms.format(message, **values)
+        return message.format(**values)
 
     def card(self, card: int) -> str:
         return self.messages[f"card.{card}"]
@@ -49,7 +77,7 @@ class Catalog:
 def catalog(lang: str = DEFAULT) -> Catalog:
     if lang not in languages():
         raise UnknownLanguage(f"no language {lang!r} (known: {', '.join(languages())})")
-    path = resources.files(__package__).joinpath(f"locale/{lang}.json")
+    path = LOCALE.joinpath(f"{lang}.json")
     messages = json.loads(path.read_text("utf-8"))
     if lang != DEFAULT:
         messages = {**catalog(DEFAULT).messages, **messages}
