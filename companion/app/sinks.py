@@ -1,11 +1,15 @@
-"""Where the table's effects go: the beeper, and the saved game in the state directory."""
+"""Where the table's effects go: the beeper, the saved game and the saved settings in the
+state directory."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
+from ..storage.settings import SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
+from ..table.effects import SettingsChanged
 from ..table.events import Event, SaveFailed
 
 Report = Callable[[str], None]
@@ -63,3 +67,63 @@ class Saver:
             self._report(note)
         if kept is not None:
             self._report(f"the saved game is kept as {kept}")
+
+
+class SettingsSaver:
+    """Applies the settings a person changes on the device at once, and saves them in
+    ``settings.json``: the keys changed there, beside those saved before (a key never
+    changed on the device keeps following the config file). A failed save is told once;
+    the settings still apply, and the next change saves them all again.
+
+    ``current``: the settings the table started with; ``saved``: what the file held then.
+    The appliers, each optional, are called when their values change: ``on_contrast``
+    with 1..10, ``on_sound`` with (on, volume 1..10), ``on_language`` with its code."""
+
+    def __init__(
+        self,
+        file: SettingsFile,
+        current: DeviceSettings,
+        saved: Mapping[str, object],
+        report: Report,
+        *,
+        on_contrast: Callable[[int], None] | None = None,
+        on_sound: Callable[[bool, int], None] | None = None,
+        on_language: Callable[[str], None] | None = None,
+    ):
+        self.file = file
+        self.current = current
+        self.saved = dict(saved)
+        self._report = report
+        self._appliers = {
+            ("contrast",): on_contrast and (lambda s: on_contrast(s.contrast)),
+            ("sound", "volume"): on_sound and (lambda s: on_sound(s.sound, s.volume)),
+            ("language",): on_language and (lambda s: on_language(s.language)),
+        }
+        self.failing = False
+
+    def __call__(self, effect: Effect) -> None:
+        if not isinstance(effect, SettingsChanged):
+            return
+        new = effect.settings
+        keys = changed(self.current, new)
+        if not keys:
+            return
+        self.current = new
+        for watched, apply in self._appliers.items():
+            if apply is not None and set(watched) & set(keys):
+                apply(new)
+        values = new.to_dict()
+        self.saved |= {key: values[key] for key in keys}
+        self._save()
+
+    def _save(self) -> None:
+        try:
+            self.file.save(self.saved)
+        except StorageError as e:
+            if not self.failing:
+                self._report(f"{e}; the settings apply until the device is switched off")
+            self.failing = True
+            return
+        if self.failing:
+            self._report("the settings are saved again")
+        self.failing = False

@@ -46,10 +46,11 @@ class SettingsFile:
         self.ops = ops or FileOps()
 
     def load(
-        self, report: Report, languages: Collection[str] | None = None
+        self, report: Report, languages: Collection[str] | None = None, *, set_aside: bool = True
     ) -> dict[str, object] | None:
         """The saved settings in their JSON form (checked; only the keys known here), or
-        None: no file, or one that cannot be used (said through ``report``)."""
+        None: no file, or one that cannot be used (said through ``report``, and moved
+        aside unless ``set_aside`` is false: a look that must change nothing)."""
         try:
             data = self._read()
         except FileNotFoundError:
@@ -63,7 +64,10 @@ class SettingsFile:
         try:
             return _checked(data, languages)
         except _Unusable as e:
-            report(self._set_aside(str(e)))
+            if set_aside:
+                report(self._set_aside(str(e)))
+            else:
+                report(f"{self.path} is not usable settings ({e}); {DEFAULTS_APPLY}")
             return None
 
     def save(self, values: Mapping[str, object]) -> None:
