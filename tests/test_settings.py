@@ -246,3 +246,240 @@ def test_a_power_cut_leaves_the_old_settings_or_the_new(tmp_path):
         else:
             break
     assert call >= 4  # make the folder, open, fsync, rename, sync the folder: each cut once
+
+
+# --- the layers ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def layers(tmp_path, monkeypatch):
+    """A config file, a state folder, and a look at the layers with options given."""
+    from companion.app import config
+    from companion.app.effective import effective
+
+    monkeypatch.setattr(config, "DEFAULT_PATHS", ())  # never this machine's own config
+    state = tmp_path / "state"
+    state.mkdir()
+    conf = tmp_path / "companion.toml"
+    conf.write_text(f'[game]\ntarget = 40\n[sound]\nvolume = 7\n[paths]\nstate_dir = "{state}"\n')
+
+    def look(options=None, said=None, path=conf, state_dir=None):
+        return effective(path, state_dir, options, report=Said() if said is None else said)
+
+    return look, conf, state
+
+
+def test_each_layer_beats_the_one_below(layers):
+    look, conf, state = layers
+    saved = f"saved on the device ({state / 'settings.json'})"
+    found = look(path=None)  # no config file: the packaged defaults
+    assert found.settings.target == 30 and found.origin("target") == "packaged defaults"
+    found = look()
+    assert found.settings.target == 40 and found.origin("[game] target") == str(conf)
+    (state / "settings.json").write_text('{"target": 45}')
+    found = look()
+    assert found.settings.target == 45 and found.origin(("game", "target")) == saved
+    assert found.settings.volume == 7 and found.origin("volume") == str(conf)  # not saved
+    found = look({"target": 50, "volume": None})  # None: the option was not given
+    assert found.settings.target == 50 and found.origin("target") == "command line"
+    assert found.settings.volume == 7 and found.origin("volume") == str(conf)
+
+
+def test_every_config_value_has_its_origin(layers):
+    look, conf, state = layers
+    found = look()
+    assert found.values[("pins", "rows")] == (5, 6, 13, 19, 26, 16)
+    assert found.origin("[pins] rows") == "packaged defaults"
+    assert found.origin("[paths] state_dir") == str(conf)
+    assert found.values[("paths", "state_dir")] == state
+    assert set(found.values) == set(found.origins)
+    other = look(state_dir=conf.parent / "elsewhere")
+    assert other.origin("[paths] state_dir") == "command line"
+    assert other.settings_file.path == conf.parent / "elsewhere" / "settings.json"
+
+
+def test_a_board_file_in_the_config_is_the_own_board(layers, tmp_path):
+    look, conf, state = layers
+    (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
+    conf.write_text(f'[game]\nboard = "mine.json"\n[paths]\nstate_dir = "{state}"\n')
+    found = look()
+    assert found.settings.board == OWN and found.settings.own_rates == MINE.own_rates
+    assert found.origin("board") == found.origin("own_rates") == str(conf)
+    assert board_of(found.settings).verified
+    (state / "settings.json").write_text('{"board": "winter"}')  # chosen on the device
+    found = look()
+    assert board_of(found.settings) == profile("winter")
+    assert found.settings.own_rates == MINE.own_rates  # kept, for when "own" comes back
+
+
+def test_a_board_option_names_a_side_or_a_file(layers, tmp_path):
+    look, _, state = layers
+    (state / "settings.json").write_text(json.dumps(MINE.to_dict()))
+    assert look({"board": "winter"}).settings.board == "winter"
+    (tmp_path / "b.json").write_text(json.dumps({"trader_rates": [*OWN_RATES[:15], [3, 2]]}))
+    found = look({"board": str(tmp_path / "b.json")})
+    assert found.settings.board == OWN and found.origin("own_rates") == "command line"
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"board": "summer"}, "--board summer: not a board name"),
+        ({"target": 0}, "command line: target: not in 1..999 (got 0)"),
+        ({"language": "xx"}, "command line: language: not one of en"),
+    ],
+)
+def test_a_bad_option_is_one_line(layers, options, words):
+    from companion.rules import CompanionError
+
+    look, *_ = layers
+    with pytest.raises(CompanionError) as e:
+        look(options)
+    assert str(e.value).startswith(words) and "\n" not in str(e.value)
+
+
+def test_a_damaged_saved_file_is_set_aside_and_the_config_applies(layers):
+    look, conf, state = layers
+    (state / "settings.json").write_text('{"target": 45, "volume": 11}')
+    said = Said()
+    found = look(said=said)
+    assert found.settings.target == 40 and found.origin("target") == str(conf)
+    assert len(said) == 1 and "volume: not in 1..10 (got 11)" in said[0]
+    assert (state / "settings.bad.json").exists() and not (state / "settings.json").exists()
+
+
+# --- the sink --------------------------------------------------------------------------
+
+
+def saver(folder, current=None, saved=None, ops=None, **appliers):
+    from companion.app.sinks import SettingsSaver
+
+    said = Said()
+    file = SettingsFile(folder, ops=ops)
+    return SettingsSaver(file, current or DeviceSettings(), saved or {}, said, **appliers), said
+
+
+def test_the_sink_saves_what_changed_and_applies_it(tmp_path):
+    from companion.table.effects import SettingsChanged
+
+    applied = []
+    sink, said = saver(
+        tmp_path, saved={"target": 45}, on_contrast=applied.append,
+        on_sound=lambda on, volume: applied.append((on, volume)),
+    )  # fmt: skip
+    sink(SettingsChanged(dataclasses.replace(DeviceSettings(), contrast=3)))
+    assert applied == [3] and said == []
+    assert json.loads((tmp_path / "settings.json").read_text()) == {"target": 45, "contrast": 3}
+    sink(SettingsChanged(dataclasses.replace(DeviceSettings(), contrast=3, sound=False)))
+    assert applied == [3, (False, 5)]
+    sink(SettingsChanged(dataclasses.replace(MINE, contrast=3, sound=False, volume=5)))
+    saved = SettingsFile(tmp_path).load(Said())
+    assert saved == {"target": 45, "contrast": 3, "sound": False, "board": OWN,
+                     "own_rates": OWN_RATES}  # fmt: skip
+
+
+def test_the_sink_ignores_other_effects_and_no_change(tmp_path):
+    from companion.table import KeepAside
+    from companion.table.effects import SettingsChanged
+
+    sink, _ = saver(tmp_path, current=MINE)
+    sink(KeepAside())
+    sink(SettingsChanged(MINE))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_settings_save_is_said_once(tmp_path):
+    from companion.table.effects import SettingsChanged
+
+    ops = failing("replace", errno.EROFS)
+    applied = []
+    sink, said = saver(tmp_path, ops=ops, on_contrast=applied.append)
+    for level in (3, 4, 5):
+        sink(SettingsChanged(DeviceSettings(contrast=level)))
+    assert applied == [3, 4, 5]  # the settings still apply
+    assert len(said) == 1 and said[0].startswith("cannot save the settings: ")
+    sink.file.ops = FileOps()  # the card is writable again
+    sink(SettingsChanged(DeviceSettings(contrast=6)))
+    assert said[1:] == ["the settings are saved again"]
+    assert SettingsFile(tmp_path).load(Said()) == {"contrast": 6}
+
+
+# --- companion config show ---------------------------------------------------------------
+
+
+def show(*argv: str) -> tuple[int, str, str]:
+    """``companion config show ARGV``: (exit status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from companion.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["config", "show", *argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_config_show_says_where_each_value_came_from(layers):
+    _, conf, state = layers
+    (state / "settings.json").write_text('{"target": 45}')
+    code, out, err = show("--config", str(conf))
+    lines = out.splitlines()
+    assert code == 0 and err == ""
+    saved = f"# saved on the device ({state / 'settings.json'})"
+    assert _line(lines, "[game] target = 45").endswith(saved)
+    assert _line(lines, "[sound] volume = 7").endswith(f"# {conf}")
+    assert _line(lines, "[display] address = 0x3C").endswith("# packaged defaults")
+    assert _line(lines, "[game] own_rates = none").endswith("# packaged defaults")
+    assert _line(lines, "[pins] buzzer = 18")
+    code, out, _ = show("--config", str(conf), "--state-dir", str(conf.parent))
+    assert _line(out.splitlines(), "[game] target = 40").endswith(f"# {conf}")
+    assert f'[paths] state_dir = "{conf.parent}"' in out and "# command line" in out
+
+
+def _line(lines: list[str], start: str) -> str:
+    (found,) = [line for line in lines if line.startswith(start + " ")]
+    return found
+
+
+def test_config_show_as_json(layers):
+    _, conf, state = layers
+    (state / "settings.json").write_text(json.dumps(MINE.to_dict()))
+    code, out, _ = show("--config", str(conf), "--json")
+    table = json.loads(out)
+    assert code == 0 and table["game.own_rates"]["value"] == OWN_RATES
+    saved = f"saved on the device ({state}/settings.json)"
+    assert table["game.board"] == {"value": "own", "from": saved}
+    assert table["pins.buttons.ok"] == {"value": 21, "from": "packaged defaults"}
+
+
+def test_config_show_only_looks(layers):
+    _, conf, state = layers
+    (state / "settings.json").write_text("{")
+    code, out, err = show("--config", str(conf))
+    assert code == 0 and "[game] target = 40" in out
+    assert err.startswith(f"companion config show: {state}/settings.json is not usable settings")
+    assert (state / "settings.json").read_text() == "{" and err.count("\n") == 1
+
+
+def test_config_show_with_a_bad_config_is_one_line(tmp_path):
+    conf = tmp_path / "c.toml"
+    conf.write_text("[sound]\nenabled = 1\n")
+    assert show("--config", str(conf)) == (
+        2, "", f"companion config show: {conf}: [sound] enabled: not true or false (got 1)\n"
+    )  # fmt: skip
+
+
+def test_config_show_from_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    conf = tmp_path / "c.toml"
+    conf.write_text('[display]\ncontrast = 2\n[paths]\nstate_dir = "state"\n')
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "config", "show", "--config", str(conf)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0 and run.stderr == ""
+    assert "[display] contrast = 2" in run.stdout and f"# {conf}" in run.stdout
+    assert not (tmp_path / "state").exists()  # a look creates nothing
