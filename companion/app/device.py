@@ -3,7 +3,11 @@ display on its bus, as the config names them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import ExitStack
+
+from luma.core.device import device as LumaDevice
+from luma.core.error import Error as LumaError
 
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings, board_of
@@ -46,14 +50,14 @@ def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
     return table
 
 
-def _contrast(luma, report: Report):
+def _contrast(luma: LumaDevice, report: Report) -> Callable[[int], None]:
     """Sets the panel's contrast from the setting (1..10). A panel that does not answer
-    now is said; the next frame's retry finds it, and the next change sets it again."""
+    now is said; the next change of the setting tries again."""
 
     def set_contrast(level: int) -> None:
         try:
             luma.contrast(round(level * LUMA_CONTRAST / 10))
-        except OSError as e:
-            report(f"the display did not take the contrast ({e.strerror or e})")
+        except (LumaError, OSError) as e:
+            report(f"the display did not take the contrast ({type(e).__name__}: {e})")
 
     return set_contrast

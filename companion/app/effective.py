@@ -57,7 +57,7 @@ class Effective:
         """Where a value came from: a setting (``"target"``), a config key as a message
         names it (``"[game] target"``) or as a tuple (``("game", "target")``)."""
         if isinstance(key, str):
-            key = CONFIG_KEYS.get(key) or next(k for k in self.origins if label(k) == key)
+            key = CONFIG_KEYS.get(key) or {label(k): k for k in self.origins}[key]
         return self.origins[key]
 
 
@@ -77,17 +77,20 @@ def effective(
     layered = load_layered(config_path)
     config, origins = layered.config, dict(layered.origins)
     values = dict(layered.values)
-    _paths(values, origins)
+    _paths(origins)
     if state_dir is not None:
         config = replace(config, state_dir=state_dir.expanduser(), game_file=GAME_FILE)
         origins[("paths", "state_dir")] = COMMAND_LINE
         values.pop(("paths", "state"), None)
+        origins.pop(("paths", "state"), None)
     values[("paths", "state_dir")] = config.state_dir
-    # own_rates come with the board: from its file, or nowhere below the device.
-    where = {k: origins[CONFIG_KEYS[k if k != "own_rates" else "board"]] for k in KEYS}
+    below = config_settings(config)
+    where = {k: origins[CONFIG_KEYS[k]] for k in KEYS if k != "own_rates"}
+    # own_rates come with the board: from its file, or from no layer below the device.
+    where["own_rates"] = where["board"] if below.own_rates else "packaged defaults"
     file = SettingsFile(config.state_dir)
     saved = file.load(report, languages(), set_aside=set_aside) or {}
-    settings = DeviceSettings.from_dict(saved, base=config_settings(config))
+    settings = DeviceSettings.from_dict(saved, base=below)
     where |= dict.fromkeys(saved, f"saved on the device ({file.path})")
     given = _options(overrides or {})
     settings = _over(settings, given)
@@ -114,7 +117,7 @@ def config_settings(config: Config) -> DeviceSettings:
     )
 
 
-def _paths(values: dict, origins: dict) -> None:
+def _paths(origins: dict[tuple[str, ...], str]) -> None:
     """The older ``[paths] state`` (the game file itself) names the state folder too."""
     if ("paths", "state") in origins:
         origins[("paths", "state_dir")] = origins[("paths", "state")]

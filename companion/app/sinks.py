@@ -94,11 +94,7 @@ class SettingsSaver:
         self.current = current
         self.saved = dict(saved)
         self._report = report
-        self._appliers = {
-            ("contrast",): on_contrast and (lambda s: on_contrast(s.contrast)),
-            ("sound", "volume"): on_sound and (lambda s: on_sound(s.sound, s.volume)),
-            ("language",): on_language and (lambda s: on_language(s.language)),
-        }
+        self._on_contrast, self._on_sound, self._on_language = on_contrast, on_sound, on_language
         self.failing = False
 
     def __call__(self, effect: Effect) -> None:
@@ -109,12 +105,18 @@ class SettingsSaver:
         if not keys:
             return
         self.current = new
-        for watched, apply in self._appliers.items():
-            if apply is not None and set(watched) & set(keys):
-                apply(new)
+        self._apply(new, set(keys))
         values = new.to_dict()
         self.saved |= {key: values[key] for key in keys}
         self._save()
+
+    def _apply(self, new: DeviceSettings, keys: set[str]) -> None:
+        if self._on_contrast is not None and "contrast" in keys:
+            self._on_contrast(new.contrast)
+        if self._on_sound is not None and keys & {"sound", "volume"}:
+            self._on_sound(new.sound, new.volume)
+        if self._on_language is not None and "language" in keys:
+            self._on_language(new.language)
 
     def _save(self) -> None:
         try:
