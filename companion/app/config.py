@@ -487,7 +487,7 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         state_dir=state_dir,
         game_file=game_file,
         source=file,
-        sound=SoundConfig(**merged["sound"]),
+        sound=SoundConfig(merged["sound"]["enabled"], merged["sound"]["volume"]),
     )
 
 
