@@ -3,7 +3,8 @@
 Layers, lowest first: the packaged defaults (``SCHEMA``'s defaults and the shipped pin map
 ``data/pins.toml``) < the config file (``--config FILE``, else the first of
 ``DEFAULT_PATHS`` that exists) < settings saved on the device < command-line options
-(those two in ``effective.py``: they hold only what a person can change on the device). ``docs/config.md`` describes every key; ``docs/companion.example.toml`` is a
+(those two in ``effective.py``: they hold only what a person can change on the
+device). ``docs/config.md`` describes every key; ``docs/companion.example.toml`` is a
 complete example.
 
 ``SCHEMA`` is the one description of the file: sections, keys, their kinds (type and
