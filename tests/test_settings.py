@@ -197,6 +197,15 @@ def test_a_folder_in_the_way_is_said_never_moved(tmp_path):
         SettingsFile(tmp_path).save(MINE.to_dict())
 
 
+def test_a_file_the_card_will_not_give_is_only_said(tmp_path):
+    (tmp_path / "settings.json").write_text('{"target": 45}')
+    said = Said()
+    assert SettingsFile(tmp_path, ops=failing("open_file", errno.EIO)).load(said) is None
+    assert said == [f"cannot read the settings {tmp_path}/settings.json (Input/output error); "
+                    "the settings of the config file apply"]  # fmt: skip
+    assert (tmp_path / "settings.json").exists()
+
+
 def test_a_file_in_the_way_of_the_folder(tmp_path):
     (tmp_path / "state").write_text("")
     said = Said()
