@@ -14,6 +14,7 @@ import pytest
 
 from companion.app import config
 from companion.app.device import setup_flow
+from companion.app.effective import config_settings
 from companion.app.loop import App
 from companion.cli.run import run_command
 from companion.game.boards import profile
@@ -125,10 +126,10 @@ def test_the_docs_show_the_example_file():
 def test_your_own_board_and_target_are_the_setup_defaults(tmp_path):
     (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
     cfg = config.load(write(tmp_path, f'[game]\nboard = "{tmp_path}/mine.json"\ntarget = 45\n'))
-    flow = setup_flow(cfg)
+    flow = setup_flow(config_settings(cfg))
     assert flow.board == Board.from_rates(OWN_RATES)
     assert profile("standard") in flow.settings.boards and flow.choice.target == 45
-    winter = setup_flow(config.load(write(tmp_path, '[game]\nboard = "winter"\n')))
+    winter = setup_flow(config_settings(config.load(write(tmp_path, '[game]\nboard = "winter"\n'))))
     assert winter.board == profile("winter")
 
 
@@ -432,3 +433,67 @@ def test_extreme_values_are_one_line_never_a_traceback(tmp_path, text, words):
         assert words is None or words in message
     else:
         assert words is None  # a long folder name that does not exist yet is fine
+
+
+def test_run_starts_with_the_settings_saved_on_the_device(tmp_path, monkeypatch, mock_hardware):
+    """settings.json in the state folder beats the config file; a change on the device
+    sets the panel's contrast at once and is saved."""
+    from companion.app.sinks import SettingsSaver
+    from companion.hw import display
+    from companion.hw.display import fake_device
+    from companion.table.effects import SettingsChanged
+
+    contrast = []
+
+    def fake_open(controller, interface, **options):
+        dev, _ = fake_device(controller)
+        real = dev.contrast
+        dev.contrast = lambda level: (contrast.append(level), real(level))
+        return dev
+
+    monkeypatch.setattr(display, "open_device", fake_open)
+    (tmp_path / "settings.json").write_text('{"target": 45, "contrast": 2}')
+    path = write(tmp_path, '[game]\ntarget = 40\n[paths]\nstate_dir = "."\n')
+    seen = []
+
+    def run(app):
+        seen.append(app.flow.choice.target)
+        (sink,) = [s for s in app.sinks if isinstance(s, SettingsSaver)]
+        sink(SettingsChanged(dataclasses.replace(sink.current, contrast=10)))
+
+    monkeypatch.setattr(App, "run", run)
+    assert run_command(str(path), err=io.StringIO()) == 0
+    assert seen == [45] and contrast == [51, 255]
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved == {"target": 45, "contrast": 10}
+
+
+def test_run_sets_a_damaged_settings_file_aside(tmp_path, monkeypatch, mock_hardware):
+    (tmp_path / "settings.json").write_text('{"target": "many"}')
+    path = write(tmp_path, '[game]\ntarget = 40\n[paths]\nstate_dir = "."\n')
+    seen = []
+    monkeypatch.setattr(App, "run", lambda app: seen.append(app.flow.choice.target))
+    err = io.StringIO()
+    assert run_command(str(path), err=err) == 0
+    assert seen == [40] and (tmp_path / "settings.bad.json").exists()
+    assert err.getvalue().startswith(f"companion: {tmp_path}/settings.json is not usable settings")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[sound]\nenabled = 1\n", "[sound] enabled: not true or false (got 1)"),
+        ("[sound]\nvolume = 0\n", "[sound] volume: not in 1..10 (got 0)"),
+        ("[sound]\nloud = true\n", "[sound] loud: unknown key (known: enabled, volume)"),
+        ("[display]\ncontrast = 11\n", "[display] contrast: not in 1..10 (got 11)"),
+    ],
+)
+def test_the_settings_keys_are_checked(tmp_path, text, words):
+    path = tmp_path / "companion.toml"
+    assert mistake(path, text) == f"{path}: {words}"
+
+
+def test_the_settings_keys_and_their_defaults(tmp_path):
+    cfg = config.load(write(tmp_path, "[sound]\nenabled = false\n[display]\ncontrast = 3\n"))
+    assert cfg.sound == config.SoundConfig(enabled=False, volume=5) and cfg.display.contrast == 3
+    assert config.defaults().sound.enabled and config.defaults().display.contrast == 8

@@ -2,8 +2,9 @@
 
 Layers, lowest first: the packaged defaults (``SCHEMA``'s defaults and the shipped pin map
 ``data/pins.toml``) < the config file (``--config FILE``, else the first of
-``DEFAULT_PATHS`` that exists) < later: settings saved on the device < command-line
-options. ``docs/config.md`` describes every key; ``docs/companion.example.toml`` is a
+``DEFAULT_PATHS`` that exists) < settings saved on the device < command-line options
+(those two in ``effective.py``: they hold only what a person can change on the
+device). ``docs/config.md`` describes every key; ``docs/companion.example.toml`` is a
 complete example.
 
 ``SCHEMA`` is the one description of the file: sections, keys, their kinds (type and
@@ -61,6 +62,13 @@ class Display:
     port: int
     address: int
     rotate: int
+    contrast: int = 8  # 1..10, a person may change it on the device
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    enabled: bool = True  # the buzzer sounds; a person may turn it off on the device
+    volume: int = 5  # 1..10, where the part allows
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,7 @@ class Config:
     state_dir: Path  # holds the game in progress, its backup, later the history
     game_file: str = GAME_FILE
     source: Path | None = None  # the config file read; None: the packaged defaults alone
+    sound: SoundConfig = SoundConfig()
 
     @property
     def state(self) -> Path:
@@ -129,6 +138,12 @@ class Name:
         if value not in names:
             raise _Wrong(f"not one of {', '.join(names)}{_did_you_mean(value, names)}")
         return value
+
+
+def flag(value: object) -> bool:
+    if type(value) is not bool:
+        raise _Wrong("not true or false")
+    return value
 
 
 def text(value: object) -> str:
@@ -210,6 +225,7 @@ SCHEMA: Schema = {
         "port": Key(Whole(0), 1),
         "address": Key(Whole(0, 0x7F), 0x3C),
         "rotate": Key(Whole(0, 3), 0),
+        "contrast": Key(Whole(1, 10), 8),
     },
     "game": {
         "board": Key(board, "standard"),
@@ -229,6 +245,10 @@ SCHEMA: Schema = {
     "paths": {
         "state_dir": Key(path, "~/.local/share/santo-domingo"),
         "state": Key(path),  # before state_dir: the game file itself; still read
+    },
+    "sound": {
+        "enabled": Key(flag, True),
+        "volume": Key(Whole(1, 10), 5),
     },
 }
 
@@ -286,20 +306,60 @@ def load(path: Path | None = None) -> Config:
     return _config(find_file(path))
 
 
-def _config(file: Path | None) -> Config:
+@dataclass(frozen=True)
+class Layered:
+    """A config with every value's key, its value as merged, and the layer it came from
+    (``"packaged defaults"`` or the config file's path)."""
+
+    config: Config
+    values: dict[tuple[str, ...], object]
+    origins: dict[tuple[str, ...], str]
+
+
+def load_layered(path: Path | None = None) -> Layered:
+    """``load(path)``, saying where each value came from."""
+    file = find_file(path)
+    values: dict[tuple[str, ...], object] = {}
+    origins: dict[tuple[str, ...], _Layer] = {}
+    config = _config(file, values, origins)
+    packaged = "packaged defaults"  # the schema's defaults and the shipped pin map alike
+    named = {k: packaged if layer.rank < 2 else layer.name for k, layer in origins.items()}
+    return Layered(config, values, named)
+
+
+def label(key: tuple[str, ...]) -> str:
+    """How messages name a key: ``("pins", "buttons", "ok")`` is ``[pins.buttons] ok``."""
+    return _label(key[:-1], key[-1])
+
+
+def _config(
+    file: Path | None,
+    values: dict[tuple[str, ...], object] | None = None,
+    origins: dict[tuple[str, ...], _Layer] | None = None,
+) -> Config:
+    """The config of the layers up to ``file``; ``values`` and ``origins``, when given, are
+    filled with each key's merged value and its layer."""
+    origins = {} if origins is None else origins
     layers = _packaged()
     if file is not None:
         layer = _Layer(str(file), len(layers), file.parent)
         layers.append((layer, _check_table(_read(file), SCHEMA, (), layer)))
     merged: dict = {}
-    origins: dict[tuple[str, ...], _Layer] = {}
     for layer, data in layers:
         merged = _merge(merged, data)
         origins.update(dict.fromkeys(_leaves(data), layer))
     config = _build(merged, origins, file)
     for check in CHECKS:
         check(config, origins)
+    if values is not None:
+        values.update((key, _at(merged, key)) for key in _leaves(merged))
     return config
+
+
+def _at(data: dict, key: tuple[str, ...]) -> object:
+    for name in key:
+        data = data[name]
+    return data
 
 
 def _packaged() -> list[tuple[_Layer, dict]]:
@@ -428,6 +488,7 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         state_dir=state_dir,
         game_file=game_file,
         source=file,
+        sound=SoundConfig(merged["sound"]["enabled"], merged["sound"]["volume"]),
     )
 
 

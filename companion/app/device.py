@@ -3,37 +3,61 @@ display on its bus, as the config names them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import ExitStack
 
-from ..game.boards import named_board, profile, profile_names
+from luma.core.device import device as LumaDevice
+from luma.core.error import Error as LumaError
+
+from ..game.boards import profile, profile_names
+from ..game.settings import DeviceSettings, board_of
 from ..hw import display
 from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
 from ..ui.catalog import catalog
 from .assemble import Assembled, Parts, assemble, power_on
-from .config import Config
-from .sinks import Report
+from .effective import Effective
+from .sinks import Report, SettingsSaver
 
 SPLASH = 2.0
+LUMA_CONTRAST = 255  # luma's highest contrast; the setting's 1..10 are tenths of it
 
 
-def setup_flow(cfg: Config) -> Flow:
-    """The setup screens' choices: the shipped sides, and the config's board and target
-    as the defaults (the configured board may be a file of your own board's rates)."""
+def setup_flow(prefs: DeviceSettings) -> Flow:
+    """The setup screens' choices: the shipped sides, and the effective settings' board
+    (a shipped side, or your own board's rates) and target as the defaults."""
     boards = tuple(profile(name) for name in profile_names())
-    default = named_board(cfg.board, "[game] board")
-    return new_flow(boards, TABLE, board=default, target=cfg.target)
+    return new_flow(boards, TABLE, board=board_of(prefs), target=prefs.target)
 
 
-def open_table(stack: ExitStack, cfg: Config, report: Report) -> Assembled:
+def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
     """Every part of the device, opened on ``stack``, and the app wired to them."""
+    cfg, prefs = found.config, found.settings
     d = cfg.display
     luma = display.open_device(
         d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate
     )
+    set_contrast = _contrast(luma, report)
+    set_contrast(prefs.contrast)
     store = StateDir(cfg.state_dir, cfg.game_file)
-    flow = power_on(setup_flow(cfg), store, report)
+    flow = power_on(setup_flow(prefs), store, report)
     parts = Parts(cfg.pins, luma)
-    return assemble(
-        stack, parts, flow, catalog(cfg.language), store=store, report=report, splash=SPLASH
+    table = assemble(
+        stack, parts, flow, catalog(prefs.language), store=store, report=report, splash=SPLASH
     )
+    saver = SettingsSaver(found.settings_file, prefs, found.saved, report, on_contrast=set_contrast)
+    table.app.sinks.append(saver)
+    return table
+
+
+def _contrast(luma: LumaDevice, report: Report) -> Callable[[int], None]:
+    """Sets the panel's contrast from the setting (1..10). A panel that does not answer
+    now is said; the next change of the setting tries again."""
+
+    def set_contrast(level: int) -> None:
+        try:
+            luma.contrast(round(level * LUMA_CONTRAST / 10))
+        except (LumaError, OSError) as e:
+            report(f"the display did not take the contrast ({type(e).__name__}: {e})")
+
+    return set_contrast

@@ -1,11 +1,15 @@
-"""Where the table's effects go: the beeper, and the saved game in the state directory."""
+"""Where the table's effects go: the beeper, the saved game and the saved settings in the
+state directory."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
+from ..storage.settings import SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
+from ..table.effects import SettingsChanged
 from ..table.events import Event, SaveFailed
 
 Report = Callable[[str], None]
@@ -63,3 +67,65 @@ class Saver:
             self._report(note)
         if kept is not None:
             self._report(f"the saved game is kept as {kept}")
+
+
+class SettingsSaver:
+    """Applies the settings a person changes on the device at once, and saves them in
+    ``settings.json``: the keys changed there, beside those saved before (a key never
+    changed on the device keeps following the config file). A failed save is told once;
+    the settings still apply, and the next change saves them all again.
+
+    ``current``: the settings the table started with; ``saved``: what the file held then.
+    The appliers, each optional, are called when their values change: ``on_contrast``
+    with 1..10, ``on_sound`` with (on, volume 1..10), ``on_language`` with its code."""
+
+    def __init__(
+        self,
+        file: SettingsFile,
+        current: DeviceSettings,
+        saved: Mapping[str, object],
+        report: Report,
+        *,
+        on_contrast: Callable[[int], None] | None = None,
+        on_sound: Callable[[bool, int], None] | None = None,
+        on_language: Callable[[str], None] | None = None,
+    ):
+        self.file = file
+        self.current = current
+        self.saved = dict(saved)
+        self._report = report
+        self._on_contrast, self._on_sound, self._on_language = on_contrast, on_sound, on_language
+        self.failing = False
+
+    def __call__(self, effect: Effect) -> None:
+        if not isinstance(effect, SettingsChanged):
+            return
+        new = effect.settings
+        keys = changed(self.current, new)
+        if not keys:
+            return
+        self.current = new
+        self._apply(new, set(keys))
+        values = new.to_dict()
+        self.saved |= {key: values[key] for key in keys}
+        self._save()
+
+    def _apply(self, new: DeviceSettings, keys: set[str]) -> None:
+        if self._on_contrast is not None and "contrast" in keys:
+            self._on_contrast(new.contrast)
+        if self._on_sound is not None and keys & {"sound", "volume"}:
+            self._on_sound(new.sound, new.volume)
+        if self._on_language is not None and "language" in keys:
+            self._on_language(new.language)
+
+    def _save(self) -> None:
+        try:
+            self.file.save(self.saved)
+        except StorageError as e:
+            if not self.failing:
+                self._report(f"{e}; the settings apply until the device is switched off")
+            self.failing = True
+            return
+        if self.failing:
+            self._report("the settings are saved again")
+        self.failing = False

@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (_add_run, _add_simulate, _add_replay, _add_bench):
+    for add in (_add_run, _add_simulate, _add_replay, _add_bench, _add_config):
         add(sub)
     return parser
 
@@ -121,6 +121,22 @@ def _add_bench(sub) -> None:
     )
     bench.add_argument("--part", choices=["all", "table"], default="all", help=argparse.SUPPRESS)
     bench.set_defaults(run=_run_bench)
+
+
+def _add_config(sub) -> None:
+    config = sub.add_parser("config", help="the device's settings and where each comes from")
+    config.set_defaults(run=lambda args: config.print_help() or 2)
+    verbs = config.add_subparsers(title="commands", metavar="COMMAND")
+    show = verbs.add_parser(
+        "show",
+        help="print every effective value and where it came from",
+        description="Every value the device uses, one a line, with where it came from: the "
+        "packaged defaults < the config file < settings saved on the device < options.",
+    )
+    show.add_argument("--config", metavar="FILE", help="a TOML configuration file")
+    show.add_argument("--state-dir", metavar="DIR", help="the state folder (settings.json)")
+    show.add_argument("--json", action="store_true", help="one JSON object: key -> value, from")
+    show.set_defaults(run=_run_config_show)
 
 
 def _whole(text: str, low: int, high: int | None, what: str) -> int:
@@ -216,6 +232,14 @@ def _run_device(args: argparse.Namespace) -> int:
     from .run import run_command
 
     return run_command(args.config, err=sys.stderr)
+
+
+def _run_config_show(args: argparse.Namespace) -> int:
+    from .config import show_command
+
+    return show_command(
+        args.config, args.state_dir, as_json=args.json, out=sys.stdout, err=sys.stderr
+    )
 
 
 def _run_bench(args: argparse.Namespace) -> int:

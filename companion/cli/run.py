@@ -7,8 +7,9 @@ from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import TextIO
 
-from ..app.config import ConfigError, load
-from ..app.device import open_table, setup_flow
+from ..app.config import ConfigError
+from ..app.device import open_table
+from ..app.effective import effective
 from ..app.loop import STOP
 from ..rules import CompanionError
 
@@ -16,22 +17,22 @@ EXIT_BAD_INPUT = 2
 
 
 def run_command(config_path: str | None, *, err: TextIO) -> int:
-    # The config is checked whole before any hardware opens: a mistake in it is named
-    # as such, never taken for missing hardware.
-    try:
-        cfg = load(Path(config_path) if config_path else None)
-        setup_flow(cfg)  # a wrong board in the config is said now, not at setup
-    except CompanionError as e:
-        err.write(f"companion run: {e}\n")
-        return EXIT_BAD_INPUT
-
     def report(message: str) -> None:
         err.write(f"companion: {message}\n")
         err.flush()
 
+    # The config is checked whole before any hardware opens: a mistake in it is named
+    # as such, never taken for missing hardware. The settings saved on the device apply
+    # over it (a damaged settings.json is set aside and said).
+    try:
+        found = effective(Path(config_path) if config_path else None, report=report)
+    except CompanionError as e:
+        err.write(f"companion run: {e}\n")
+        return EXIT_BAD_INPUT
+
     with ExitStack() as stack:
         try:
-            table = open_table(stack, cfg, report)
+            table = open_table(stack, found, report)
         except ConfigError as e:  # a config mistake, never "no hardware"
             err.write(f"companion run: {e}\n")
             return EXIT_BAD_INPUT

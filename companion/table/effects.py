@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from ..game.record import GameRecord
+from ..game.settings import DeviceSettings
 
 
 class Sound(enum.Enum):
@@ -46,4 +47,11 @@ class KeepAside:
     """The people chose a new game over the saved one: keep that one beside the new."""
 
 
-Effect = Beep | GameChanged | GameFinished | KeepAside
+@dataclass(frozen=True, slots=True)
+class SettingsChanged:
+    """A person changed the device's settings: apply them at once, and save them."""
+
+    settings: DeviceSettings
+
+
+Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged
