@@ -29,11 +29,19 @@ def open_table(stack: ExitStack, cfg: Config, report: Report) -> Assembled:
     """Every part of the device, opened on ``stack``, and the app wired to them."""
     d = cfg.display
     luma = display.open_device(
-        d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate
+        d.controller,
+        d.interface,
+        port=d.port,
+        address=d.address,
+        rotate=d.rotate,
+        dc=d.dc,
+        reset=d.reset,
     )
     store = StateDir(cfg.state_dir, cfg.game_file)
     flow = power_on(setup_flow(cfg), store, report)
     parts = Parts(cfg.pins, luma)
-    return assemble(
+    table = assemble(
         stack, parts, flow, catalog(cfg.language), store=store, report=report, splash=SPLASH
     )
+    table.oled.contrast(d.contrast)
+    return table
