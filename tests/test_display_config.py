@@ -135,3 +135,24 @@ def test_run_opens_the_ssd1322_on_its_lines_with_the_contrast(tmp_path, monkeypa
     left, _, right, _ = panel.image().getbbox()
     assert 64 <= left < right <= 192
     factory.reset()
+
+
+def test_the_device_gets_the_buzzer_kind_the_config_names(tmp_path, monkeypatch):
+    from contextlib import ExitStack
+
+    from gpiozero import PWMOutputDevice
+    from gpiozero.pins.mock import MockPWMPin
+
+    from companion.app.device import open_table
+    from companion.hw import display
+    from companion.hw.display import fake_device
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    monkeypatch.setattr(display, "open_device", lambda *a, **k: fake_device("ssd1309")[0])
+    cfg = load(tmp_path, '[sound]\nbuzzer = "passive"\n[paths]\nstate_dir = "."\n')
+    with ExitStack() as stack:
+        table = open_table(stack, cfg, report=lambda message: None)
+        assert table.beeper.kind == "passive" and table.beeper.has_volume
+        assert isinstance(table.beeper._device, PWMOutputDevice)
+    factory.reset()
