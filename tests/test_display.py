@@ -358,3 +358,25 @@ def test_other_luma_devices_get_whole_frames():
     oled.show(frame)
     assert not oled.dirty
     assert device.image.tobytes() == frame.rotate(180).tobytes()
+
+
+@pytest.mark.parametrize("controller", ["ssd1309", "ssd1322"])
+def test_the_simulator_plays_on_the_bigger_panels(controller):
+    """The simulator's SSD1322 is on a fake SPI device, its D/C and reset lines on the
+    simulator's own pins; a press shows on the panel at once."""
+    from companion.app.simulator import Simulator
+
+    sim = Simulator(players=3, fast=True, controller=controller)
+    try:
+        assert sim.panel.controller == controller and sim.oled.size[0] in (128, 256)
+        before = sim.panel.image()
+        sim.press(1, 3)
+        after = sim.panel.image()
+        assert after.tobytes() != before.tobytes()
+        if controller == "ssd1322":  # the 128×64 screens, centred
+            left, _, right, _ = after.getbbox()
+            assert 64 <= left < right <= 192
+            dc, reset = sim.factory.pin(2), sim.factory.pin(3)  # the simulator's own pins
+            assert dc.function == reset.function == "output" and reset.state == 1
+    finally:
+        sim.close()
