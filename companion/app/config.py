@@ -54,7 +54,7 @@ class Pins:
     columns: tuple[int, ...]  # one GPIO a card value, 1 (Captain) .. 8 (Beggar)
     buttons: dict[str, int]  # "left", "ok", "right"
     buzzer: int | None = None  # None: no buzzer, beeps are silent
-    buzzer_kind: str = "active"  # one of BUZZERS: ([sound] buzzer)
+    buzzer_kind: str = "active"  # one of BUZZERS, from [sound] buzzer
 
 
 @dataclass(frozen=True)
