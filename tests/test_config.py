@@ -206,7 +206,10 @@ MISTAKES = [
     ("[pins]\nrows = [5, 6, 13, 19, 26, 16, 14]\n", "[pins] rows: needs a list of 2 to 6"),
     ("[pins]\ncolumns = [4, 17]\n", "[pins] columns: needs a list of 8 GPIO numbers, one a card"),
     ('[game]\nlanguage = "xx"\n', '[game] language: not one of en, fr, nl (got "xx")'),
-    ('[display]\ncontroller = "sh1107"\n', "[display] controller: not one of ssd1306, sh1106 (did"),
+    (
+        '[display]\ncontroller = "sh1107"\n',
+        "[display] controller: not one of ssd1306, ssd1309, sh1106, ssd1322 (did",
+    ),
     ('[display]\ninterface = "usb"\n', '[display] interface: not one of i2c, spi (got "usb")'),
     ("[display]\naddress = 0x80\n", "[display] address: not in 0..127 (got 128)"),
     ("[display]\nrotate = 4\n", "[display] rotate: not in 0..3 (got 4)"),
@@ -300,7 +303,7 @@ def no_display(monkeypatch):
         ("[game]\ntarget = 0\n", "[game] target: not in 1..999 (got 0)"),
         ('[game]\nboard = "summer"\n', "[game] board: not a board name"),
         ("[pins.buttons]\nok = 5\n", "[pins.buttons] ok: GPIO 5 is also [pins] rows[0]"),
-        ('[display]\ncontroller = "ssd1309"\n', "[display] controller: not one of"),
+        ('[display]\ncontroller = "ssd1320"\n', "[display] controller: not one of"),
     ],
 )
 def test_run_says_what_is_wrong_before_opening_anything(tmp_path, no_display, text, words):

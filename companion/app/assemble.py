@@ -76,7 +76,7 @@ def assemble(
 ) -> Assembled:
     """Open every part on ``stack`` and wire them to one app; the sources are started."""
     factory = parts.pin_factory
-    beeper = Beeper(parts.pins.buzzer, pin_factory=factory)
+    beeper = Beeper(parts.pins.buzzer, kind=parts.pins.buzzer_kind, pin_factory=factory)
     stack.callback(beeper.close)
     oled = Oled(parts.luma, on_error=report)
     display = oled if after_frame is None else _Watched(oled, after_frame)

@@ -34,8 +34,10 @@ DEFAULT_PATHS = (
 GAME_FILE = "game.json"  # the game in progress, inside [paths] state_dir
 SHOWN = 80  # a value echoed in a message is cut to this many characters
 
-CONTROLLERS = ("ssd1306", "sh1106")  # the OLED drivers companion.hw.display opens
+CONTROLLERS = ("ssd1306", "ssd1309", "sh1106", "ssd1322")  # what companion.hw.display opens
 INTERFACES = ("i2c", "spi")
+SPI_ONLY = ("ssd1322",)  # controllers without an I²C interface
+BUZZERS = ("active", "passive")  # a buzzer that beeps at its own pitch, or one driven by PWM
 # The GPIOs a display's bus holds (BCM numbers): no pad, button or buzzer may use them.
 BUS_PINS = {
     "i2c": {2: "SDA", 3: "SCL"},
@@ -53,6 +55,7 @@ class Pins:
     columns: tuple[int, ...]  # one GPIO a card value, 1 (Captain) .. 8 (Beggar)
     buttons: dict[str, int]  # "left", "ok", "right"
     buzzer: int | None = None  # None: no buzzer, beeps are silent
+    buzzer_kind: str = "active"  # one of BUZZERS, from [sound] buzzer
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class Display:
     port: int
     address: int
     rotate: int
+    dc: int  # an SPI display's D/C line
+    reset: int  # an SPI display's reset line
     contrast: int = 8  # 1..10, a person may change it on the device
 
 
@@ -222,9 +227,13 @@ SCHEMA: Schema = {
     "display": {
         "controller": Key(Name(lambda: CONTROLLERS), "ssd1306"),
         "interface": Key(Name(lambda: INTERFACES), "i2c"),
-        "port": Key(Whole(0), 1),
+        "port": Key(Whole(0), 1),  # 0 with "spi" unless given: see _display
         "address": Key(Whole(0, 0x7F), 0x3C),
         "rotate": Key(Whole(0, 3), 0),
+        # luma's spi() skips a D/C line numbered 0, so GPIO 0 cannot be one. 2 and 3 are
+        # the I²C pins, free with an SPI display, and nothing else in the shipped map.
+        "dc": Key(Whole(1, 27, "a GPIO number"), 2),
+        "reset": Key(PIN, 3),
         "contrast": Key(Whole(1, 10), 8),
     },
     "game": {
@@ -249,6 +258,7 @@ SCHEMA: Schema = {
     "sound": {
         "enabled": Key(flag, True),
         "volume": Key(Whole(1, 10), 5),
+        "buzzer": Key(Name(lambda: BUZZERS), "active"),
     },
 }
 
@@ -480,8 +490,8 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
             raise state.error("[paths] state", "names no file", str(paths["state"]))
         state_dir, game_file = paths["state"].parent, paths["state"].name
     return Config(
-        pins=_pins(merged["pins"]),
-        display=Display(**merged["display"]),
+        pins=_pins(merged["pins"], merged["sound"]["buzzer"]),
+        display=_display(merged["display"], origins),
         board=str(game["board"]),
         target=game["target"],
         language=game["language"],
@@ -492,12 +502,19 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
     )
 
 
-def _pins(data: dict) -> Pins:
+def _display(data: dict, origins: dict[tuple[str, ...], _Layer]) -> Display:
+    if data["interface"] == "spi" and origins[("display", "port")].rank == 0:
+        data = {**data, "port": 0}  # the header's SPI bus is 0 (its I²C bus is 1)
+    return Display(**data)
+
+
+def _pins(data: dict, buzzer_kind: str = "active") -> Pins:
     return Pins(
         rows=data["rows"],
         columns=data["columns"],
         buttons=dict(data["buttons"]),
         buzzer=data.get("buzzer"),
+        buzzer_kind=buzzer_kind,
     )
 
 
@@ -540,6 +557,38 @@ def _bus_pins_free(config: Config, origins: dict[tuple[str, ...], _Layer]) -> No
             raise layer.error(label, f"GPIO {pin} is the {bus.upper()} display's {line} line", pin)
 
 
+def _display_speaks_interface(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
+    display = config.display
+    if display.controller in SPI_ONLY and display.interface != "spi":
+        keys = (("display", "controller"), ("display", "interface"))
+        layer = max((origins[key] for key in keys), key=lambda x: x.rank)
+        raise layer.error(
+            "[display] controller",
+            f"the {display.controller} has no {display.interface.upper()} interface: "
+            'give interface = "spi" too',
+            display.controller,
+        )
+
+
+def _display_lines_free(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
+    """An SPI display's D/C and reset lines: off the bus, and used for nothing else."""
+    display = config.display
+    if display.interface != "spi":
+        return  # an I²C display has neither
+    seen = {pin: (key, label) for key, label, pin in _pin_uses(config.pins)}
+    for name in ("dc", "reset"):
+        key, label, pin = ("display", name), f"[display] {name}", getattr(display, name)
+        if pin in BUS_PINS["spi"]:
+            line = BUS_PINS["spi"][pin]
+            raise origins[key].error(label, f"GPIO {pin} is the SPI display's {line} line", pin)
+        if pin in seen:
+            other, other_label = seen[pin]
+            if origins[other].rank > origins[key].rank:  # blame the file that made it clash
+                raise origins[other].error(other_label, f"GPIO {pin} is also {label}", pin)
+            raise origins[key].error(label, f"GPIO {pin} is also {other_label}", pin)
+        seen[pin] = key, label
+
+
 def _board_readable(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
     """A board file is read now, so that a wrong one is said before anything opens."""
     if config.board in profile_names():
@@ -570,7 +619,14 @@ def _state_dir_usable(config: Config, origins: dict[tuple[str, ...], _Layer]) ->
         )
 
 
-CHECKS = (_distinct_pins, _bus_pins_free, _board_readable, _state_dir_usable)
+CHECKS = (
+    _distinct_pins,
+    _bus_pins_free,
+    _display_speaks_interface,
+    _display_lines_free,
+    _board_readable,
+    _state_dir_usable,
+)
 
 
 # ---------------------------------------------------------------------------

@@ -3,11 +3,7 @@ display on its bus, as the config names them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from contextlib import ExitStack
-
-from luma.core.device import device as LumaDevice
-from luma.core.error import Error as LumaError
 
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings, board_of
@@ -20,7 +16,6 @@ from .effective import Effective
 from .sinks import Report, SettingsSaver
 
 SPLASH = 2.0
-LUMA_CONTRAST = 255  # luma's highest contrast; the setting's 1..10 are tenths of it
 
 
 def setup_flow(prefs: DeviceSettings) -> Flow:
@@ -35,29 +30,23 @@ def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
     cfg, prefs = found.config, found.settings
     d = cfg.display
     luma = display.open_device(
-        d.controller, d.interface, port=d.port, address=d.address, rotate=d.rotate
+        d.controller,
+        d.interface,
+        port=d.port,
+        address=d.address,
+        rotate=d.rotate,
+        dc=d.dc,
+        reset=d.reset,
     )
-    set_contrast = _contrast(luma, report)
-    set_contrast(prefs.contrast)
     store = StateDir(cfg.state_dir, cfg.game_file)
     flow = power_on(setup_flow(prefs), store, report)
     parts = Parts(cfg.pins, luma)
     table = assemble(
         stack, parts, flow, catalog(prefs.language), store=store, report=report, splash=SPLASH
     )
-    saver = SettingsSaver(found.settings_file, prefs, found.saved, report, on_contrast=set_contrast)
+    table.oled.contrast(prefs.contrast)
+    saver = SettingsSaver(
+        found.settings_file, prefs, found.saved, report, on_contrast=table.oled.contrast
+    )
     table.app.sinks.append(saver)
     return table
-
-
-def _contrast(luma: LumaDevice, report: Report) -> Callable[[int], None]:
-    """Sets the panel's contrast from the setting (1..10). A panel that does not answer
-    now is said; the next change of the setting tries again."""
-
-    def set_contrast(level: int) -> None:
-        try:
-            luma.contrast(round(level * LUMA_CONTRAST / 10))
-        except (LumaError, OSError) as e:
-            report(f"the display did not take the contrast ({type(e).__name__}: {e})")
-
-    return set_contrast

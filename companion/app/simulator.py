@@ -2,7 +2,7 @@
 
 Everything below the app is the real thing on simulated electrons: ``PadMatrix`` on
 gpiozero mock pins wired as a diode matrix, ``HostButtons`` on mock pins, luma's
-ssd1306/sh1106 driver on a fake I²C bus whose panel RAM is what gets drawn. Script
+driver on a fake bus (I²C, or SPI for the SSD1322) whose panel RAM is what gets drawn. Script
 lines press keys through those pins, never around them, and each waits until the app
 has handled the one before.
 """
@@ -26,7 +26,7 @@ from ..table import FAST, TABLE, Flow, new_flow, start
 from ..table.events import HostKey
 from ..ui.catalog import catalog
 from .assemble import Parts, assemble, power_on
-from .config import shipped_pins
+from .config import defaults, shipped_pins
 from .loop import STOP
 from .script import Line
 
@@ -68,7 +68,10 @@ class Simulator:
         self.factory = SimFactory()
         self._stack.callback(self.factory.close)
         self.wiring = SimulatedMatrix(self.factory, pins.rows, pins.columns)
-        luma, self.panel = fake_device(controller)
+        lines = defaults().display  # an SPI panel's D/C and reset, as the device has them
+        luma, self.panel = fake_device(
+            controller, pin_factory=self.factory, dc=lines.dc, reset=lines.reset
+        )
         boards = tuple(profile(name) for name in profile_names())
         timing = FAST if fast else TABLE.faster(speed)
         start_flow = new_flow(boards, timing, board=board, target=target, hold=HOLD)

@@ -70,7 +70,12 @@ def _add_simulate(sub) -> None:
     sim.add_argument("--json", action="store_true", help="print the final state as JSON")
     sim.add_argument("--frames", metavar="DIR", help="write every frame as a numbered PNG")
     sim.add_argument("--gif", metavar="FILE", help="write the frames as an animated GIF")
-    sim.add_argument("--display", choices=["ssd1306", "sh1106"], default="ssd1306")
+    sim.add_argument(
+        "--display",
+        choices=["ssd1306", "ssd1309", "sh1106", "ssd1322"],
+        default="ssd1306",
+        help="the simulated panel: 128x64 (ssd1306, ssd1309, sh1106) or 256x64 (ssd1322)",
+    )
     sim.add_argument("--pace", type=pace, default=0.0, help="seconds to show each frame (0..10)")
     sim.add_argument("--window", action="store_true", help="draw in a pygame window too")
     sim.add_argument(

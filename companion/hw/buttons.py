@@ -8,13 +8,15 @@ that polls ten times a second forever, and an idle table should wake no thread.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
-from gpiozero import Buzzer, DigitalInputDevice
+from gpiozero import Buzzer, DigitalInputDevice, PWMOutputDevice
 from gpiozero.pins import Factory
 
 from ..rules import CompanionError
 from ..table.events import HostDown, HostKey, HostUp, Put
+from .sounds import Note, Sounds, packaged_sounds
 
 # Contacts settle within a few milliseconds; the pin factory (lgpio on a Pi) filters
 # out edges shorter than this, so the table sees one down and one up per press.
@@ -75,31 +77,122 @@ def _sender(put: Put, event: HostDown | HostUp) -> Callable[[], None]:
     return send
 
 
-# Beep patterns: (seconds on, seconds off, how many).
-BEEPS = {
-    "click": (0.01, 0.0, 1),
-    "locked": (0.04, 0.0, 1),
-    "refused": (0.08, 0.06, 2),
-    "reveal": (0.06, 0.04, 3),
-    "trade": (0.12, 0.0, 1),
-}
+DEFAULT_VOLUME = 7
+KINDS = ("active", "passive")
+Wait = Callable[[threading.Event, float], bool]  # (stop, seconds) -> True if stopped
+
+
+def _wait(stop: threading.Event, seconds: float) -> bool:
+    return stop.wait(seconds)
 
 
 class Beeper:
-    """Short beeps on an optional buzzer; without one, beeps are silent."""
+    """The table's sounds, played by name on an optional buzzer; without one, silent.
 
-    def __init__(self, pin: int | str | None, *, pin_factory: Factory | None = None):
-        self._buzzer = Buzzer(pin, pin_factory=pin_factory) if pin is not None else None
+    A passive buzzer (``kind="passive"``: a piezo on a PWM pin) plays each note's pitch
+    at the volume's duty cycle. An active buzzer (``kind="active"``, gpiozero's
+    ``Buzzer``) sounds at its own pitch: it plays the rhythm, and its volume is on or
+    off. A sound plays on a thread of its own that ends with it (a new sound stops the
+    one playing), so the event loop never waits and an idle table wakes no thread.
+    ``wait`` is how the player waits out a note (tests pass one that does not sleep).
+    """
+
+    def __init__(
+        self,
+        pin: int | str | None,
+        *,
+        kind: str = "active",
+        sounds: Sounds | None = None,
+        volume: int = DEFAULT_VOLUME,
+        pin_factory: Factory | None = None,
+        wait: Wait = _wait,
+    ):
+        if kind not in KINDS:
+            raise WiringError(f"buzzer: no kind {kind!r} (known: {', '.join(KINDS)})")
+        self.kind = kind
+        self.sounds = sounds or packaged_sounds()
+        self._wait = wait
+        self._volume = DEFAULT_VOLUME
+        self.set_volume(volume)
+        self._on = True
+        self._device: Buzzer | PWMOutputDevice | None = None
+        if pin is not None:
+            device = PWMOutputDevice if kind == "passive" else Buzzer
+            self._device = device(pin, pin_factory=pin_factory)
+        self._stop = threading.Event()
+        self._player: threading.Thread | None = None
         self.count = 0
 
-    def beep(self, kind: str) -> None:
+    @property
+    def has_volume(self) -> bool:
+        """Whether the volume can be set (a passive buzzer); else it is on or off."""
+        return self.kind == "passive" and self._device is not None
+
+    def set_volume(self, level: int) -> None:
+        """A passive buzzer's volume, 1 (quietest) to 10; an active one ignores it."""
+        if type(level) is not int or not 1 <= level <= len(self.sounds.duty):
+            raise ValueError(f"volume is 1..{len(self.sounds.duty)}, not {level!r}")
+        self._volume = level
+
+    def set_on(self, on: bool) -> None:
+        """Sound on or off (off: every sound is silent, and one playing stops)."""
+        self._on = bool(on)
+        if not self._on:
+            self._hush()
+
+    def beep(self, name: str) -> None:
+        """Play the sound ``name`` (one of ``sounds.NAMES``) without waiting for it."""
+        notes = self.sounds.notes.get(name)
+        if notes is None:
+            raise ValueError(f"no sound {name!r} (known: {', '.join(self.sounds.notes)})")
         self.count += 1
-        if self._buzzer is not None:
-            on, off, n = BEEPS[kind]
-            self._buzzer.beep(on_time=on, off_time=off or on, n=n, background=True)
+        if self._device is None or not self._on:
+            return
+        self._hush()
+        self._stop = threading.Event()
+        self._player = threading.Thread(
+            target=self._play, args=(notes, self._stop), name="beeper", daemon=True
+        )
+        self._player.start()
+
+    def wait_quiet(self, timeout: float | None = None) -> bool:
+        """Wait until no sound is playing; False if one still is after ``timeout``."""
+        player = self._player
+        if player is not None:
+            player.join(timeout)
+        return player is None or not player.is_alive()
 
     def close(self) -> None:
-        """Stop any beep and release the pin. Safe to call more than once."""
-        buzzer, self._buzzer = self._buzzer, None
-        if buzzer is not None:
-            buzzer.close()
+        """Stop any sound and release the pin. Safe to call more than once."""
+        self._hush()
+        device, self._device = self._device, None
+        if device is not None:
+            device.close()
+
+    def _hush(self) -> None:
+        """Stop the sound playing, if any, and wait for its thread to end (at once)."""
+        self._stop.set()
+        if self._player is not None:
+            self._player.join()
+            self._player = None
+
+    def _play(self, notes: tuple[Note, ...], stop: threading.Event) -> None:
+        device = self._device
+        if device is None:
+            return
+        try:
+            for note in notes:
+                self._sound(device, note)
+                if self._wait(stop, note.ms / 1000):
+                    break
+        finally:
+            device.off()
+
+    def _sound(self, device: Buzzer | PWMOutputDevice, note: Note) -> None:
+        if note.hz is None:
+            device.off()
+        elif isinstance(device, PWMOutputDevice):
+            device.frequency = note.hz
+            device.value = self.sounds.duty[self._volume - 1]
+        else:
+            device.on()

@@ -1,16 +1,18 @@
 """The OLED: luma's real drivers, sending only what the panel does not hold yet.
 
 luma's ``ssd1306.display()`` and ``sh1106.display()`` always push the whole frame
-(1,024 bytes). ``Oled`` keeps, page by page (8 pixel rows) and column by column, what
-the panel is known to hold, and sends each page only the window of columns it lacks,
-through the same driver's ``command`` and ``data``. A seat locking in then costs a few
-dozen bytes instead of a kilobyte.
+(1,024 bytes). ``Oled`` keeps what the panel is known to hold and sends only the part it
+lacks, through the same driver's ``command`` and ``data``: on the SSD1306, SSD1309 and
+SH1106 page by page (8 pixel rows), each page the window of columns it lacks; on the
+SSD1322 one window of rows and columns (4 pixels a column address) around what changed.
+A seat locking in then costs a few dozen bytes instead of a whole frame.
 
 A bus can fail. The game goes on: the problem is reported once per outage, and a write
-that failed leaves its columns unknown (it may have landed in part, garbled); what got
+that failed leaves its part unknown (it may have landed in part, garbled); what got
 through is not sent again. The first failure of an outage makes the whole panel unknown
-(a fault may have left anything on it), so the whole frame goes again. ``show`` sends a
-new frame; ``retry`` sends what is still missing, for the app to call while ``dirty``.
+(a fault may have left anything on it, its contrast too), so the whole frame and the
+contrast go again. ``show`` sends a new frame; ``retry`` sends what is still missing, for
+the app to call while ``dirty``.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from gpiozero import DigitalOutputDevice
+from gpiozero.pins import Factory
 from luma.core.device import device as LumaDevice
 from luma.core.error import Error as LumaError
-from luma.oled.device import sh1106, ssd1306
+from luma.oled.device import sh1106, ssd1306, ssd1309, ssd1322
 from PIL import Image
 
 from ..rules import CompanionError
@@ -28,11 +32,20 @@ from ..rules import CompanionError
 # Command codes (datasheets; luma.oled.const names them the same).
 COLUMNADDR, PAGEADDR = 0x21, 0x22
 PAGE_START, LOW_COLUMN, HIGH_COLUMN = 0xB0, 0x00, 0x10
+SET_COLUMNS, SET_ROWS, WRITE_RAM = 0x15, 0x75, 0x5C  # SSD1322
+DRIVERS = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106, "ssd1322": ssd1322}
+SPI_ONLY = ("ssd1322",)  # the SSD1322 has no I²C interface
+# The SPI display's D/C and reset lines (BCM): the I²C pins, which an SPI display leaves
+# free. luma's own defaults, 24 and 25, are pad columns in the shipped pin map.
+DC_PIN, RESET_PIN = 2, 3
+CONTRAST_LEVELS = 10  # contrast(level) takes 1..10
 # Data goes out in pieces of at most one I²C block (luma's own i2c chunk size): each
 # piece that gets through is known to be on the panel, whatever happens to the next.
 BLOCK = 32
 
-Page = list[int | None]  # a byte per column, top row in bit 0; None: not known
+# What the panel holds of a page (a byte per column, top row in bit 0) or, on the SSD1322,
+# of a pixel row (two bytes per 4 pixels, as one number); None: not known.
+Band = list[int | None]
 
 
 class DisplayError(CompanionError):
@@ -44,30 +57,44 @@ class Oled:
 
     def __init__(self, device: LumaDevice, on_error: Callable[[str], None] | None = None):
         self.device = device
-        self.size = device.size
+        self.size = device.size  # the panel's: 256×64 for the SSD1322
         self._on_error = on_error
-        # The panels known here are sent page windows; any other device, whole frames.
-        self._paged = isinstance(device, (ssd1306, sh1106))
+        # The panels known here get windows (pages, or rows); any other, whole frames.
+        self._kind = _kind(device)
         self._image: Image.Image | None = None  # the last frame given, for whole frames
-        self._want: list[Page] = []  # that frame, page by page
-        self._held: list[Page] = []  # what the panel holds, page by page
+        self._want: list[Band] = []  # that frame, page by page (or row by row)
+        self._held: list[Band] = []  # what the panel holds, likewise
+        self._contrast: int | None = None  # the controller's level to keep, 0..255
+        self._contrast_held = True
         self.failing = False
 
     @property
     def dirty(self) -> bool:
-        """True while the panel is not known to show the last frame given."""
-        return self._held != self._want
+        """True while the panel is not known to show the last frame (and contrast) given."""
+        return self._held != self._want or not self._contrast_held
 
     def show(self, image: Image.Image) -> None:
-        """Put ``image`` (mode "1", the display's size) on the panel."""
-        image = image.convert("1")
-        if self._paged:
+        """Put ``image`` on the panel: mode "1", the display's size or smaller (a smaller
+        frame is shown centred)."""
+        image = self._fit(image.convert("1"))
+        if self._kind == "pages":
             self._want = page_bytes(self.device.preprocess(image))
+        elif self._kind == "rows":
+            self._want = row_units(self.device.preprocess(image))
         else:  # luma's display() turns it to the panel's way itself
             self._image = image
             self._want = [list(image.tobytes())]
         if len(self._held) != len(self._want):
-            self._held = [[None] * len(page) for page in self._want]
+            self._held = [[None] * len(band) for band in self._want]
+        self._flush()
+
+    def contrast(self, level: int) -> None:
+        """Set the panel's contrast, 1 (dimmest) to 10 (brightest). It is kept: sent
+        again once a display that stopped answering answers again."""
+        if type(level) is not int or not 1 <= level <= CONTRAST_LEVELS:
+            raise ValueError(f"contrast is 1..{CONTRAST_LEVELS}, not {level!r}")
+        self._contrast = round(level * 255 / CONTRAST_LEVELS)
+        self._contrast_held = False
         self._flush()
 
     def retry(self) -> None:
@@ -77,14 +104,26 @@ class Oled:
 
     def invalidate(self) -> None:
         """Forget what the panel shows: the next frame (or retry) is sent whole."""
-        self._held = [[None] * len(page) for page in self._held]
+        self._held = [[None] * len(band) for band in self._held]
+        self._contrast_held = self._contrast is None
+
+    def _fit(self, image: Image.Image) -> Image.Image:
+        """``image`` on a canvas of the panel's size, centred (128×64 on a 256×64 panel)."""
+        if image.size == self.size:
+            return image
+        (width, height), (w, h) = self.size, image.size
+        if w > width or h > height:
+            raise ValueError(f"a {w}×{h} frame does not fit the {width}×{height} display")
+        canvas = Image.new("1", self.size)
+        canvas.paste(image, ((width - w) // 2, (height - h) // 2))
+        return canvas
 
     def _flush(self) -> None:
         problem = None
         for send in self._sends():
             try:
                 send()
-            except (LumaError, OSError) as e:  # the other pages may still get through
+            except (LumaError, OSError) as e:  # the other parts may still get through
                 problem = problem or e
                 if not self.failing:
                     self._outage(e)
@@ -102,11 +141,21 @@ class Oled:
             self._on_error(message)
 
     def _sends(self) -> list[Callable[[], None]]:
-        """The frame's parts, to send one by one: its pages on the panels known here,
-        the whole frame through luma's own display() on any other device."""
-        if self._paged:
-            return [partial(self._send_page, page) for page in range(len(self._want))]
-        return [self._send_whole]
+        """What to send, part by part: the contrast if the panel lacks it, then the
+        frame's pages, or its window of rows, or the whole frame through luma's own
+        display() on any other device."""
+        sends: list[Callable[[], None]] = [] if self._contrast_held else [self._send_contrast]
+        if self._kind == "pages":
+            sends += [partial(self._send_page, page) for page in range(len(self._want))]
+        elif self._kind == "rows":
+            sends.append(self._send_rows)
+        elif self._held != self._want:
+            sends.append(self._send_whole)
+        return sends
+
+    def _send_contrast(self) -> None:
+        self.device.contrast(self._contrast)
+        self._contrast_held = True
 
     def _send_page(self, page: int) -> None:
         """Send the window of columns of ``page`` that the panel does not hold."""
@@ -125,13 +174,39 @@ class Oled:
                 raise
             held[start:end] = want[start:end]
 
+    def _send_rows(self) -> None:
+        """Send one window around what the panel lacks (SSD1322: rows, and columns of 4
+        pixels), a row of it at a time: each row that gets through is known."""
+        lacking = {
+            row: [x for x, (h, w) in enumerate(zip(held, want, strict=True)) if h != w]
+            for row, (held, want) in enumerate(zip(self._held, self._want, strict=True))
+        }
+        rows = [row for row, columns in lacking.items() if columns]
+        if not rows:
+            return
+        x0 = min(lacking[row][0] for row in rows)
+        x1 = max(lacking[row][-1] for row in rows) + 1
+        # luma keeps the RAM's column offset private; its own display() writes there.
+        offset = self.device._column_offset // 4
+        self.device.command(SET_COLUMNS, offset + x0, offset + x1 - 1)
+        self.device.command(SET_ROWS, rows[0], rows[-1])
+        self.device.command(WRITE_RAM)
+        for row in range(rows[0], rows[-1] + 1):
+            held, want = self._held[row], self._want[row]
+            try:
+                self.device.data([byte for unit in want[x0:x1] for byte in divmod(unit, 256)])
+            except (LumaError, OSError):
+                held[x0:x1] = [None] * (x1 - x0)
+                raise
+            held[x0:x1] = want[x0:x1]
+
     def _send_whole(self) -> None:
         try:
             self.device.display(self._image)
         except (LumaError, OSError):
             self.invalidate()
             raise
-        self._held = [list(page) for page in self._want]
+        self._held = [list(band) for band in self._want]
 
     def _address(self, page: int, x0: int, x1: int) -> None:
         """Point the panel's RAM at columns x0..x1-1 of ``page``."""
@@ -146,6 +221,14 @@ class Oled:
             device.command(COLUMNADDR, start + x0, start + x1 - 1, PAGEADDR, page, page)
 
 
+def _kind(device: LumaDevice) -> str:
+    if isinstance(device, (ssd1306, sh1106)):  # ssd1309 is an ssd1306 to luma
+        return "pages"
+    if isinstance(device, ssd1322):
+        return "rows"
+    return "whole"
+
+
 def page_bytes(frame: Image.Image) -> list[list[int]]:
     """The frame as panel RAM: per 8-row page, a byte per column, top row in bit 0."""
     pages = frame.height // 8
@@ -154,31 +237,119 @@ def page_bytes(frame: Image.Image) -> list[list[int]]:
     return [list(packed[page::pages]) for page in range(pages)]
 
 
-def open_device(controller: str, interface: str, **options: int) -> LumaDevice:
-    """A real luma device: ``controller`` ssd1306 or sh1106 over ``interface`` i2c or spi."""
+# Four pixels (a nibble of a packed "1" row, the leftmost in bit 3) as SSD1322 RAM: two
+# bytes, a pixel a nibble, the left one high, lit pixels at full brightness (0xF).
+_FOUR = [
+    (0xF000 * (n >> 3 & 1)) | (0x0F00 * (n >> 2 & 1)) | (0xF0 * (n >> 1 & 1)) | (0xF * (n & 1))
+    for n in range(16)
+]
+
+
+def row_units(frame: Image.Image) -> list[list[int]]:
+    """The frame as SSD1322 RAM: per pixel row, per 4 pixels (a column address) the two
+    bytes it takes, as one 16-bit number."""
+    stride = (frame.width + 7) // 8  # a packed "1" row: 8 pixels a byte, leftmost high
+    packed = frame.tobytes()
+    rows = []
+    for row in range(frame.height):
+        line = packed[row * stride : (row + 1) * stride]
+        units = [_FOUR[nibble] for byte in line for nibble in (byte >> 4, byte & 0xF)]
+        rows.append(units[: frame.width // 4])
+    return rows
+
+
+class GpioLines:
+    """The few RPi.GPIO calls luma's SPI interface makes (its D/C and reset lines), on
+    gpiozero output devices: the same pin factory as the rest of the table (lgpio on a
+    Pi, mock pins in the simulator), and no RPi.GPIO to install."""
+
+    OUT, LOW, HIGH = "out", False, True
+
+    def __init__(self, pin_factory: Factory | None = None):
+        self._factory = pin_factory
+        self._lines: dict[int, DigitalOutputDevice] = {}
+
+    def setup(self, pin: int, mode: str) -> None:
+        if pin not in self._lines:
+            self._lines[pin] = DigitalOutputDevice(pin, pin_factory=self._factory)
+
+    def output(self, pin: int, value: object) -> None:
+        self._lines[pin].value = bool(value)
+
+    def cleanup(self, pins: object = None) -> None:
+        """Release the lines. Safe to call more than once."""
+        for line in self._lines.values():
+            line.close()
+        self._lines.clear()
+
+
+def open_device(
+    controller: str,
+    interface: str,
+    *,
+    port: int | None = None,
+    address: int = 0x3C,
+    rotate: int = 0,
+    dc: int = DC_PIN,
+    reset: int = RESET_PIN,
+    pin_factory: Factory | None = None,
+) -> LumaDevice:
+    """A real luma device: ``controller`` (ssd1306, ssd1309, sh1106, ssd1322) over
+    ``interface`` i2c or spi. ``port`` is the bus number (None: 1 for I²C, 0 for SPI);
+    an SPI display's D/C and reset lines are the GPIOs ``dc`` and ``reset``."""
     from luma.core.interface.serial import i2c, spi
 
-    drivers = {"ssd1306": ssd1306, "sh1106": sh1106}
-    if controller not in drivers:
-        raise DisplayError(f"unknown display {controller!r} (known: ssd1306, sh1106)")
+    if controller not in DRIVERS:
+        raise DisplayError(f"unknown display {controller!r} (known: {', '.join(DRIVERS)})")
+    if interface not in ("i2c", "spi"):
+        raise DisplayError(f"unknown display interface {interface!r} (known: i2c, spi)")
+    if controller in SPI_ONLY and interface != "spi":
+        raise DisplayError(f"the {controller} display has no {interface} interface, only spi")
+    gpio = None
     try:
         if interface == "i2c":
-            serial = i2c(port=options.get("port", 1), address=options.get("address", 0x3C))
-        elif interface == "spi":
-            serial = spi(port=options.get("port", 0), device=options.get("device", 0))
+            serial = i2c(port=1 if port is None else port, address=address)
         else:
-            raise DisplayError(f"unknown display interface {interface!r} (known: i2c, spi)")
-        return drivers[controller](serial, rotate=options.get("rotate", 0))
-    except (LumaError, OSError) as e:
-        raise DisplayError(f"cannot open the {controller} display over {interface}: {e}") from e
+            gpio = GpioLines(pin_factory)
+            port = 0 if port is None else port
+            serial = spi(port=port, device=0, gpio=gpio, gpio_DC=dc, gpio_RST=reset)
+        return _driver(controller, serial, rotate)
+    except (LumaError, OSError, ImportError) as e:
+        if gpio is not None:
+            gpio.cleanup()
+        why = f"{e} (pip install spidev)" if isinstance(e, ImportError) else e
+        raise DisplayError(f"cannot open the {controller} display over {interface}: {why}") from e
 
 
-def fake_device(controller: str = "ssd1306", rotate: int = 0):
-    """A real luma driver on a ``FakePanel`` bus: (device, panel)."""
-    from luma.core.interface.serial import i2c
+def _driver(controller: str, serial: object, rotate: int) -> LumaDevice:
+    if controller == "ssd1322":  # drawn in black and white: no greyscale to convert
+        return ssd1322(serial, width=256, height=64, rotate=rotate, mode="1")
+    return DRIVERS[controller](serial, rotate=rotate)
 
-    from .panel import FakePanel
 
-    panel = FakePanel(controller)
-    drivers = {"ssd1306": ssd1306, "sh1106": sh1106}
-    return drivers[controller](i2c(bus=panel), rotate=rotate), panel
+def fake_device(
+    controller: str = "ssd1306",
+    rotate: int = 0,
+    *,
+    pin_factory: Factory | None = None,
+    dc: int = DC_PIN,
+    reset: int = RESET_PIN,
+):
+    """A real luma driver on a fake bus: (device, panel). The SSD1322 is on a fake SPI
+    device whose D/C and reset lines are gpiozero pins of ``pin_factory`` (None: a
+    ``MockFactory`` of its own)."""
+    from luma.core.interface.serial import i2c, spi
+
+    from .panel import FakePanel, FakeSsd1322
+
+    if controller not in SPI_ONLY:
+        panel = FakePanel(controller)
+        return _driver(controller, i2c(bus=panel), rotate), panel
+    if pin_factory is None:
+        from gpiozero.pins.mock import MockFactory
+
+        pin_factory = MockFactory()
+    factory = pin_factory
+    spi_panel = FakeSsd1322(dc=lambda: bool(factory.pin(dc).state))
+    serial = spi(spi=spi_panel, gpio=GpioLines(factory), gpio_DC=dc, gpio_RST=reset)
+    return _driver(controller, serial, rotate), spi_panel

@@ -1,11 +1,13 @@
-"""A fake I²C OLED: an SMBus that keeps the panel's display RAM from the bytes it gets.
+"""Fake OLEDs that keep the panel's display RAM from the bytes they get.
 
-luma's real ``i2c`` interface and its real ssd1306 / sh1106 drivers talk to this bus
-exactly as they would to ``smbus2``. The panel interprets their commands (addressing,
-page and column) and data into its RAM, so what the simulator draws is what a real
-OLED would show, and the bytes it counts are the bytes a real bus would carry. It can
-also stop answering, as a loose cable does, or fail now and then, as a flaky one does:
-a data write that fails lands in part, garbled, as a write cut short may.
+``FakePanel`` is an SMBus: luma's real ``i2c`` interface and its real ssd1306 / ssd1309 /
+sh1106 drivers talk to it exactly as they would to ``smbus2``. ``FakeSsd1322`` is a
+spidev ``SpiDev`` that reads the D/C line from a (mock) GPIO, for luma's real ``spi``
+interface and ssd1322 driver. Each panel interprets the commands (address windows) and
+data into its RAM, so what the simulator draws is what a real OLED would show, and the
+bytes it counts are the bytes a real bus would carry. Either can also stop answering, as
+a loose cable does, or fail now and then, as a flaky one does: a data write that fails
+lands in part, garbled, as a write cut short may.
 """
 
 from __future__ import annotations
@@ -36,27 +38,56 @@ _ARGS = {
     # The SH1106 has page addressing only; bytes it does not know are single commands.
     "sh1106": {**_COMMON_ARGS, 0xAD: 1},  # DC-DC control
 }
+_ARGS["ssd1309"] = _ARGS["ssd1306"]  # the same command set, for addressing and contrast
 CONTROL_COMMAND = 0x00
 CONTROL_DATA = 0x40
 
 
-class FakePanel:
-    """A 128×64 SSD1306 or SH1106 on a fake bus. ``image()`` is what it shows."""
+class _Bus:
+    """What both fakes share: counting writes, and failing them on demand."""
+
+    def __init__(self) -> None:
+        self.bytes_sent = 0  # bytes of the writes that got through (I²C: with control byte)
+        self.answering = True
+        self.writes = 0  # writes tried, failed ones included
+        # Given a write's number (from 1), True to make that write fail; None: none fails.
+        self.fails: Callable[[int], bool] | None = None
+        self.contrast: int | None = None  # the last contrast level the panel was sent
+
+    def _attempt(self, data: list[int], is_data: bool, land: Callable[[int], None]) -> None:
+        """Count a write of ``data``; raise if it fails (a failed data write lands in
+        part: its first half, inverted)."""
+        self.writes += 1
+        if not self.answering:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        if self.fails is not None and self.fails(self.writes):
+            if is_data:
+                for byte in data[: len(data) // 2]:
+                    land(byte ^ 0xFF)
+            raise OSError(errno.EIO, "Input/output error")
+
+    def fail_every(self, n: int) -> None:
+        """Make every ``n``-th write from now on fail (0: none)."""
+        first = self.writes
+        self.fails = (lambda k: (k - first) % n == 0) if n else None
+
+    def close(self) -> None:
+        pass
+
+
+class FakePanel(_Bus):
+    """A 128×64 SSD1306, SSD1309 or SH1106 on a fake I²C bus. ``image()`` is what it shows."""
 
     def __init__(self, controller: str = "ssd1306", width: int = 128, height: int = 64):
-        if controller not in ("ssd1306", "sh1106"):
+        if controller not in _ARGS:
             raise ValueError(f"unknown controller {controller!r}")
+        super().__init__()
         self.controller = controller
         self.width, self.height = width, height
         self.pages = height // 8
         self.ram_width = 132 if controller == "sh1106" else width
         self.column_offset = 2 if controller == "sh1106" else 0  # luma's page_address_offset
         self.ram = [bytearray(self.ram_width) for _ in range(self.pages)]
-        self.bytes_sent = 0  # control + payload bytes of the writes that got through
-        self.answering = True
-        self.writes = 0  # block writes tried, failed ones included
-        # Given a write's number (from 1), True to make that write fail; None: none fails.
-        self.fails: Callable[[int], bool] | None = None
         self._args = _ARGS[controller]
         self._pending: list[int] = []  # a command still waiting for its arguments
         self._column = 0
@@ -66,14 +97,7 @@ class FakePanel:
     # --- the SMBus calls luma makes -----------------------------------------------------
 
     def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
-        self.writes += 1
-        if not self.answering:
-            raise OSError(errno.EREMOTEIO, "Remote I/O error")
-        if self.fails is not None and self.fails(self.writes):
-            if register == CONTROL_DATA:  # cut short: the first half lands, inverted
-                for byte in data[: len(data) // 2]:
-                    self._data(byte ^ 0xFF)
-            raise OSError(errno.EIO, "Input/output error")
+        self._attempt(data, register == CONTROL_DATA, self._data)
         self.bytes_sent += 1 + len(data)
         if register == CONTROL_COMMAND:
             for byte in data:
@@ -81,16 +105,6 @@ class FakePanel:
         elif register == CONTROL_DATA:
             for byte in data:
                 self._data(byte)
-
-    def close(self) -> None:
-        pass
-
-    # --- faults --------------------------------------------------------------------------
-
-    def fail_every(self, n: int) -> None:
-        """Make every ``n``-th write from now on fail (0: none)."""
-        first = self.writes
-        self.fails = (lambda k: (k - first) % n == 0) if n else None
 
     # --- what it shows -----------------------------------------------------------------
 
@@ -127,7 +141,9 @@ class FakePanel:
 
     def _apply(self, command: list[int]) -> None:
         code = command[0]
-        if code == 0x21:
+        if code == 0x81:
+            self.contrast = command[1]
+        elif code == 0x21:
             self._window = (command[1], command[2], *self._window[2:])
             self._column = command[1]
         elif code == 0x22:
@@ -138,8 +154,92 @@ class FakePanel:
         if self._page < self.pages and self._column < self.ram_width:
             self.ram[self._page][self._column] = byte
         self._column += 1
-        if self.controller == "ssd1306":  # horizontal mode: wrap inside the window
+        if self.controller != "sh1106":  # horizontal mode: wrap inside the window
             c0, c1, p0, p1 = self._window
             if self._column > c1:
                 self._column = c0
                 self._page = p0 if self._page >= p1 else self._page + 1
+
+
+# SSD1322 commands the fake keeps: their arguments follow as data bytes (D/C high).
+SET_COLUMNS, SET_ROWS, WRITE_RAM, SET_CONTRAST = 0x15, 0x75, 0x5C, 0xC1
+_SSD1322_ARGS = {SET_COLUMNS: 2, SET_ROWS: 2, SET_CONTRAST: 1}
+# A byte of RAM is two pixels, the left one in the high nibble, under the remap luma's
+# driver sets up (0xA0 0x14 0x11); shown here as 0 or 255 each.
+_TWO_PIXELS = [bytes((255 * (b >> 4 > 0), 255 * (b & 15 > 0))) for b in range(256)]
+
+
+class FakeSsd1322(_Bus):
+    """A 256×64 SSD1322 (4-bit greyscale) as a spidev ``SpiDev``; ``dc`` reads the D/C
+    line (high: data). ``image()`` is what it shows, every lit pixel white."""
+
+    RAM_COLUMNS, RAM_ROWS = 120, 128  # column addresses of 4 pixels (2 bytes) each
+
+    def __init__(self, dc: Callable[[], bool], width: int = 256, height: int = 64):
+        super().__init__()
+        self.controller = "ssd1322"
+        self.width, self.height = width, height
+        self._dc = dc
+        self.column_offset = (4 * self.RAM_COLUMNS - width) // 2  # in pixels, as luma's
+        self.ram = [bytearray(2 * self.RAM_COLUMNS) for _ in range(self.RAM_ROWS)]
+        self.max_speed_hz = 0
+        self.mode = 0
+        self._command = 0
+        self._args: list[int] = []
+        self._window = (0, self.RAM_COLUMNS - 1, 0, self.RAM_ROWS - 1)
+        self._column = self._row = self._half = 0
+
+    # --- the spidev calls luma makes ----------------------------------------------------
+
+    def open(self, port: int, device: int) -> None:
+        pass
+
+    def writebytes(self, data: list[int]) -> None:
+        is_data = self._dc()
+        self._attempt(data, is_data and self._command == WRITE_RAM, self._pixels)
+        self.bytes_sent += len(data)
+        for byte in data:
+            if not is_data:
+                self._command, self._args = byte, []
+            elif self._command == WRITE_RAM:
+                self._pixels(byte)
+            else:
+                self._argument(byte)
+
+    # --- what it shows -----------------------------------------------------------------
+
+    def image(self) -> Image.Image:
+        """The visible display RAM as a 1-bit image: every pixel not 0 is lit."""
+        start = self.column_offset // 2
+        rows = bytearray()
+        for row in self.ram[: self.height]:
+            for byte in row[start : start + self.width // 2]:
+                rows += _TWO_PIXELS[byte]
+        return Image.frombytes("L", (self.width, self.height), bytes(rows)).convert("1")
+
+    # --- the controller ----------------------------------------------------------------
+
+    def _argument(self, byte: int) -> None:
+        self._args.append(byte)
+        if len(self._args) != _SSD1322_ARGS.get(self._command, -1):
+            return
+        if self._command == SET_CONTRAST:
+            self.contrast = self._args[0]
+        elif self._command == SET_COLUMNS:
+            self._window = (*self._args, *self._window[2:])
+            self._column, self._half = self._args[0], 0
+        else:
+            self._window = (*self._window[:2], *self._args)
+            self._row = self._args[0]
+
+    def _pixels(self, byte: int) -> None:
+        if self._row < self.RAM_ROWS and self._column < self.RAM_COLUMNS:
+            self.ram[self._row][2 * self._column + self._half] = byte
+        self._half ^= 1
+        if self._half:
+            return
+        c0, c1, r0, r1 = self._window  # horizontal increment: wrap inside the window
+        self._column += 1
+        if self._column > c1:
+            self._column = c0
+            self._row = r0 if self._row >= r1 else self._row + 1
