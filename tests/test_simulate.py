@@ -123,21 +123,6 @@ def test_setup_through_the_pins(tmp_path):
     assert len(state["players"]) == 2 and state["round"] == 0
 
 
-def test_terminal_drawings_fit_wide_and_narrow_terminals():
-    from PIL import Image, ImageDraw
-
-    from companion.cli.frames import to_text
-
-    image = Image.new("1", (128, 64))
-    ImageDraw.Draw(image).rectangle((0, 0, 3, 7), fill=1)
-    wide = to_text(image, 200).splitlines()
-    narrow = to_text(image, 80).splitlines()
-    assert len(wide) == 32 + 2 and {len(r) for r in wide} == {130}
-    assert len(narrow) == 16 + 2 and {len(r) for r in narrow} == {66}
-    assert wide[1].startswith("│████") and wide[4][1] == "█" and wide[5][1] == " "  # 4 x 8 lit
-    assert narrow[1][1:3] == chr(0x28FF) * 2 and narrow[3][1] == chr(0x2800)
-
-
 def test_hold_ok_opens_the_menu_through_the_pins():
     sim = Simulator(players=4, fast=True)
     try:
