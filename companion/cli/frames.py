@@ -113,16 +113,29 @@ class Terminal:
         self._shape: os.terminal_size | None = None  # a new size clears the screen
         self._lock = threading.Lock()  # frames come from the app, close from the main thread
         self._open = True
+        self._last: Image.Image | None = None
         self.stream.write(HIDE_CURSOR + NO_WRAP + "\x1b[2J")
         self.stream.flush()
         atexit.register(self.close)
 
     def __call__(self, image: Image.Image) -> None:
         with self._lock:
+            self._last = image
             if self._open:
                 self._draw(image)
         if self.pace:
             time.sleep(self.pace)
+
+    def redraw(self) -> None:
+        """Draw the last frame again, at the terminal's new size (on SIGWINCH). Gives up
+        rather than wait long: a signal handler may interrupt this very thread."""
+        if not self._lock.acquire(timeout=0.2):
+            return
+        try:
+            if self._open and self._last is not None:
+                self._draw(self._last)
+        finally:
+            self._lock.release()
 
     def _draw(self, image: Image.Image) -> None:
         size = self._size()

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -69,7 +71,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             lang=args.lang,
         )
         try:
-            _play(sim, lines, keys, window, err)
+            _play(sim, lines, keys, window, draw, err)
         except KeyboardInterrupt:
             pass
         finally:
@@ -96,7 +98,7 @@ def _legend(lines, keys: bool, window, words) -> list[str]:
     return []
 
 
-def _play(sim: Simulator, lines: list[Line] | None, keys: bool, window, err: TextIO) -> None:
+def _play(sim: Simulator, lines: list[Line] | None, keys: bool, window, draw, err: TextIO) -> None:
     """The script, or keys from the window or the terminal, or typed script lines."""
     if window is not None:
         _windowed(sim, window, lines)
@@ -104,10 +106,23 @@ def _play(sim: Simulator, lines: list[Line] | None, keys: bool, window, err: Tex
         sim.run(lines)
     elif keys:
         fd = sys.stdin.fileno()
-        with raw_terminal(fd):
+        with raw_terminal(fd), _on_resize(draw):
             play(sim.act, read_keys(fd), shipped_keymap())
     else:
         _interactive(sim, err)
+
+
+@contextmanager
+def _on_resize(draw: Terminal | None) -> Iterator[None]:
+    """Redraw the picture when the terminal changes size, even while the table is idle."""
+    if draw is None:
+        yield
+        return
+    before = signal.signal(signal.SIGWINCH, lambda *_: draw.redraw())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGWINCH, before)
 
 
 def _windowed(sim: Simulator, window: Window, lines: list[Line] | None) -> None:

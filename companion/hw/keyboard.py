@@ -16,7 +16,7 @@ import os
 import select
 import termios
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 ESC = "\x1b"
 # CSI and SS3 final characters: ESC [ C, or ESC O C in the terminal's application mode.
@@ -129,7 +129,8 @@ def raw_terminal(fd: int) -> Iterator[None]:
         nonlocal done
         if not done:
             done = True
-            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+            with suppress(termios.error):  # a terminal that hung up has nothing to restore
+                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
     atexit.register(restore)
     try:
