@@ -9,6 +9,7 @@ window's thread, which draws it between keys. Closing the window, like a quit ke
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 
@@ -25,6 +26,7 @@ class WindowError(CompanionError, RuntimeError):
 
 
 def _modules():
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # its greeting would mix with --json
     try:
         import pygame
         from luma.emulator.device import pygame as emulator
@@ -46,6 +48,7 @@ class Window:
             raise WindowError(f"--window: cannot open a window: {e}") from None
         self._title = title
         self._scale = scale
+        self.scale = 0  # the scale drawn at, once open
         self._luma = None  # luma.emulator's device, made at the first frame
         self._wake = pygame.event.custom_type()
         self._stop = pygame.event.custom_type()
@@ -56,6 +59,7 @@ class Window:
     def _open(self, size: tuple[int, int]) -> None:
         width, height = size
         scale = self._scale or _fit(self._pg.display.Info().current_w, width)
+        self.scale = scale
         self._luma = self._emulator(
             width=width, height=height, mode="1", transform="identity", scale=scale
         )
@@ -79,11 +83,10 @@ class Window:
         pg = self._pg
         while True:
             event = pg.event.wait(POLL)
+            self._draw()  # whatever woke us: a frame may be waiting behind the keys
             if event.type in (pg.QUIT, self._stop):
                 return
-            if event.type == self._wake:
-                self._draw()
-            elif event.type == pg.KEYDOWN:
+            if event.type == pg.KEYDOWN:
                 key = window_key(pg, event)
                 if key is not None:
                     yield key
