@@ -260,3 +260,12 @@ def test_a_script_in_the_window_ends_when_the_script_does(headless, tmp_path):
     )
     assert code == 0, err
     assert json.loads(out) == expected
+
+
+def test_no_display_for_the_window_is_one_line(monkeypatch):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    code, out, err = simulate("--players", "2", "--fast", "--window")
+    assert (code, out) == (2, "")
+    assert err == "companion simulate: --window: no display to open a window on (is DISPLAY set?)\n"

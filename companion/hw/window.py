@@ -10,6 +10,7 @@ window's thread, which draws it between keys. Closing the window, like a quit ke
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -18,6 +19,7 @@ from PIL import Image
 from ..rules import CompanionError
 
 SCALE_MAX = 6
+HEADLESS = ("offscreen", "dummy")  # SDL's drivers without a screen: only when asked for
 POLL = 250  # ms: how long the window waits for an event before looking again (Ctrl-C)
 
 
@@ -41,11 +43,16 @@ class Window:
 
     def __init__(self, title: str, scale: int | None = None):
         pygame, self._emulator = _modules()
+        if _no_screen():
+            raise WindowError("--window: no display to open a window on (is DISPLAY set?)")
         self._pg = pygame
         try:
             pygame.display.init()
         except pygame.error as e:
             raise WindowError(f"--window: cannot open a window: {e}") from None
+        if pygame.display.get_driver() in HEADLESS and "SDL_VIDEODRIVER" not in os.environ:
+            pygame.quit()  # SDL fell back to a window nobody can see, or close
+            raise WindowError("--window: no display to open a window on (is DISPLAY set?)")
         self._title = title
         self._scale = scale
         self.scale = 0  # the scale drawn at, once open
@@ -105,6 +112,13 @@ class Window:
 
     def close(self) -> None:
         self._pg.quit()
+
+
+def _no_screen() -> bool:
+    """On Linux, no X or Wayland display to ask SDL for, nor a driver asked for by name:
+    SDL would only complain while probing, then open a window nobody sees."""
+    names = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    return sys.platform.startswith("linux") and not any(os.environ.get(n) for n in names)
 
 
 def _fit(screen_width: int, width: int) -> int:
