@@ -28,7 +28,7 @@ from ..hw.keyboard import raw_terminal, read_keys
 from ..hw.window import Window
 from ..rules import CompanionError
 from ..storage import StateDir
-from ..ui.catalog import catalog
+from ..ui.catalog import Catalog, catalog
 from .frames import Recorder, Terminal, to_text
 
 EXIT_BAD_INPUT = 2
@@ -71,7 +71,8 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             lang=args.lang,
         )
         try:
-            _play(sim, lines, keys, window, draw, err)
+            with _on_resize(draw):
+                _play(sim, lines, keys, window, err)
         except KeyboardInterrupt:
             pass
         finally:
@@ -89,7 +90,9 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
     return _report(sim, recorder, args, draw is not None, out, err)
 
 
-def _legend(lines, keys: bool, window, words) -> list[str]:
+def _legend(
+    lines: list[Line] | None, keys: bool, window: Window | None, words: Catalog
+) -> list[str]:
     """What to show under the picture: the keys, or how to type script lines."""
     if keys or (window is not None and lines is None):
         return legend(shipped_keymap(), words)
@@ -98,7 +101,9 @@ def _legend(lines, keys: bool, window, words) -> list[str]:
     return []
 
 
-def _play(sim: Simulator, lines: list[Line] | None, keys: bool, window, draw, err: TextIO) -> None:
+def _play(
+    sim: Simulator, lines: list[Line] | None, keys: bool, window: Window | None, err: TextIO
+) -> None:
     """The script, or keys from the window or the terminal, or typed script lines."""
     if window is not None:
         _windowed(sim, window, lines)
@@ -106,7 +111,7 @@ def _play(sim: Simulator, lines: list[Line] | None, keys: bool, window, draw, er
         sim.run(lines)
     elif keys:
         fd = sys.stdin.fileno()
-        with raw_terminal(fd), _on_resize(draw):
+        with raw_terminal(fd):
             play(sim.act, read_keys(fd), shipped_keymap())
     else:
         _interactive(sim, err)
@@ -190,7 +195,9 @@ def _make_room(store: StateDir, args: argparse.Namespace, err: TextIO) -> None:
     err.write(f"companion simulate: the unfinished game is kept as {kept}\n")
 
 
-def _fan_out(recorder: Recorder, draw: Terminal | None, window) -> Callable[[Image.Image], None]:
+def _fan_out(
+    recorder: Recorder, draw: Terminal | None, window: Window | None
+) -> Callable[[Image.Image], None]:
     """Every frame to the recorder, and to the terminal and the window if there are any."""
 
     def on_frame(image: Image.Image) -> None:
