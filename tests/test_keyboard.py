@@ -287,3 +287,32 @@ def test_ctrl_c_from_outside_still_restores_the_terminal(pty_pair, monkeypatch):
     assert code == 0 and json.loads(out)["round"] == 0, err
     assert termios.tcgetattr(slave) == before
     assert not [t for t in threading.enumerate() if t.name == "app"]
+
+
+def test_sigterm_leaves_through_the_cleanup(pty_pair, monkeypatch):
+    import signal
+
+    import companion.cli.simulate as module
+
+    master, slave = pty_pair
+    before = termios.tcgetattr(slave)
+
+    def killed(act, _keys, keymap):
+        act(keymap.actions["1"])
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(module, "play", killed)
+    terminal = open(slave, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    monkeypatch.setattr("sys.stdin", terminal)
+    screen = Screen(master)
+    with pytest.raises(SystemExit) as left:
+        simulate_command(
+            build_parser().parse_args(["simulate", "--players", "2", "--fast"]),
+            out=terminal,
+            err=terminal,
+        )
+    assert left.value.code == 128 + signal.SIGTERM
+    assert termios.tcgetattr(slave) == before
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    os.close(slave)
+    assert screen.text().endswith("\x1b[?7h\x1b[?25h")

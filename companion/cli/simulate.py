@@ -71,7 +71,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             lang=args.lang,
         )
         try:
-            with _on_resize(draw):
+            with _signals(draw):
                 _play(sim, lines, keys, window, err)
         except KeyboardInterrupt:
             pass
@@ -118,16 +118,26 @@ def _play(
 
 
 @contextmanager
-def _on_resize(draw: Terminal | None) -> Iterator[None]:
-    """Redraw the picture when the terminal changes size, even while the table is idle."""
-    if draw is None:
-        yield
+def _signals(draw: Terminal | None) -> Iterator[None]:
+    """While playing: redraw the picture when the terminal changes size, even while the
+    table is idle; on SIGTERM or SIGHUP, leave through the ``finally`` blocks that put the
+    terminal back, instead of dying with it raw and the cursor hidden."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; signals go there anyway
         return
-    before = signal.signal(signal.SIGWINCH, lambda *_: draw.redraw())
+    handlers = {signal.SIGTERM: _leave, signal.SIGHUP: _leave}
+    if draw is not None:
+        handlers[signal.SIGWINCH] = lambda *_: draw.redraw()
+    before = {number: signal.signal(number, handler) for number, handler in handlers.items()}
     try:
         yield
     finally:
-        signal.signal(signal.SIGWINCH, before)
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+def _leave(number: int, _frame) -> None:
+    sys.exit(128 + number)
 
 
 def _windowed(sim: Simulator, window: Window, lines: list[Line] | None) -> None:
