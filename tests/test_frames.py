@@ -128,3 +128,19 @@ def test_terminal_clears_when_its_size_changes_and_cuts_what_does_not_fit():
     assert first.count("\x1b[K\n") == 34  # a box of 32 half-block rows, then the legend
     assert second.count("\x1b[K\n") == 9  # cut at 10 rows: nothing scrolls
     assert out.getvalue().count("\x1b[2J") == 3
+
+
+def test_redraw_draws_the_last_frame_again_at_the_new_size():
+    out = io.StringIO()
+    sizes = [os.terminal_size((80, 24))]
+    term = Terminal(out, legend=["legend"], size=lambda: sizes[-1])
+    term.redraw()  # nothing drawn yet: nothing to draw again
+    assert "\x1b[H" not in out.getvalue()
+    term(panel())
+    sizes.append(os.terminal_size((140, 40)))
+    term.redraw()
+    term.close()
+    term.redraw()  # closed: the screen is the shell's again
+    first, second = out.getvalue().split("\x1b[H")[1:]
+    assert first.count("\x1b[K\n") == 22 and second.count("\x1b[K\n") == 34
+    assert "█" in second and "🬀" not in second  # half blocks now
