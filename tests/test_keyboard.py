@@ -148,7 +148,7 @@ def test_the_legend_fits_80_columns_in_every_language(lang):
     words = catalog(lang)
     lines = legend(shipped_keymap(), words)
     assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
-    assert lines[0].startswith("P1 12345678  P2 qwertyui")
+    assert lines[0].startswith(f"{words.seat(0)} 12345678  {words.seat(1)} qwertyui")
     named = [k for keys in shipped_keymap().host.values() for k in keys if k in NAMES]
     assert all(f"key.{k}" in words.messages for k in named)  # every name from the catalog
 
