@@ -500,3 +500,10 @@ def test_the_settings_keys_and_their_defaults(tmp_path):
     cfg = config.load(write(tmp_path, "[sound]\nenabled = false\n[display]\ncontrast = 3\n"))
     assert cfg.sound == config.SoundConfig(enabled=False, volume=5) and cfg.display.contrast == 3
     assert config.defaults().sound.enabled and config.defaults().display.contrast == 8
+
+
+def test_the_example_board_file_is_a_board():
+    from companion.game.boards import named_board
+
+    board = named_board(str(DOCS / "board.example.json"))
+    assert len(board.rates) == 16 and board.rates[0] is None and board.name is None

@@ -18,6 +18,7 @@ from PIL import Image
 
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.events import HostKey, PadDown
+from companion.table.state import MENU_ITEMS
 from companion.ui.catalog import catalog, languages
 from companion.ui.screens import Screen, Text, notice_box, pieces, render, screen, splash
 
@@ -184,19 +185,22 @@ def misfits(shown: Screen) -> list[str]:
     return wrong
 
 
-def every_screen(players: int, seed: int, words, size) -> list[Screen]:
+def every_screen(players: int, seed: int, words, size) -> set[Screen]:
     """Every screen of a whole random game at ``players`` seats, each resolution step,
-    trade, menu and the ending included; a long target makes the numbers grow wide."""
+    trade, menu and the ending included; a long target makes the numbers grow wide
+    (three digits of VP). Each different screen once."""
     rng = random.Random(seed)
-    target = rng.choice([30, 999])
+    target = rng.choice([30, 150])
     table = Driver(*start(new_flow(BOARDS, SLOW), players, BOARDS[seed % 2], target, 0.0))
-    seen = []
+    seen = set()
 
     def look() -> None:
-        seen.append(screen(table.view, words, size))
+        seen.add(screen(table.view, words, size))
 
     need = 2 if players <= 3 else 1
-    while table.view.phase is not Phase.OVER:
+    for _ in range(300):  # rounds; no game at 150 VP lasts that long
+        if table.view.phase is Phase.OVER:
+            break
         look()  # the supply phase
         table.wait(5)
         state = table.flow.game.state
@@ -209,10 +213,11 @@ def every_screen(players: int, seed: int, words, size) -> list[Screen]:
             table.menu("end")
             table.ok()
             look()
-            table.key(HostKey.LEFT)
-            table.key(HostKey.LEFT)
-            table.key(HostKey.LEFT)
-            table.key(HostKey.LEFT)
+            for _ in range(len(MENU_ITEMS) + 2):  # back to the menu, up it, and out of it
+                if table.view.phase not in (Phase.MENU, Phase.CONFIRM):
+                    break
+                table.key(HostKey.LEFT)
+            assert table.view.phase not in (Phase.MENU, Phase.CONFIRM)
         traders = [s for s, hand in enumerate(state.hands) if 7 in hand]
         for seat, hand in enumerate(state.hands):
             cards = rng.sample(sorted(hand), need)

@@ -158,7 +158,7 @@ def _title(text: str, w: int) -> Text:
     return _text(text, _fitting(text, w), 0, 0)
 
 
-def _lines(texts: list[str], w: int, top: int = LIST_TOP, pitch: int = HIGHLIGHT) -> list[Item]:
+def _lines(texts: list[str], w: int, top: int = LIST_TOP, pitch: int = 12) -> list[Item]:
     return [_text(t, _fitting(t, w), 0, top + i * pitch) for i, t in enumerate(texts)]
 
 
@@ -177,23 +177,36 @@ def _list(texts: list[str], cursor: int, w: int) -> list[Item]:
     return items
 
 
-def _columns(full: list[str], short: list[str], w: int, top: int, room: int) -> list[Item]:
-    """Lines of text in one column if they fit it (the long forms, else the short), else
-    in two columns, each line long where it fits a column and short where not."""
-    body = font("body")
-    if len(full) <= room:
-        for texts in (full, short):
-            if all(width(t, body) <= w for t in texts):
-                return _lines(texts, w, top, 10)
+def _columns(
+    full: list[str], short: list[str], w: int, top: int, extra: tuple[str, ...] = ()
+) -> list[Item]:
+    """Lines of text down to the hint: in one column if they fit (the long forms, else
+    the short), else in two, each line long where it fits a column and short where not;
+    in the body font if that fits, else the small one. ``extra`` lines follow, whole."""
+    bottom = HEIGHT - font("small").height
     half = w // 2 - 2
-    texts = [f if width(f, body) <= half else t for f, t in zip(full, short, strict=True)]
+    for name, pitch in (("body", 12), ("small", 9)):
+        f = font(name)
+        for texts in (full, short):
+            rows = len(texts) + len(extra)
+            if top + rows * pitch <= bottom + 1 and all(width(t, f) <= w for t in texts):
+                return _set(texts, (), name, pitch, w, top, extra)
+        texts = [a if width(a, f) <= half else b for a, b in zip(full, short, strict=True)]
+        rows = (len(texts) + 1) // 2 + len(extra)
+        fits = top + rows * pitch <= bottom + 1 and all(width(t, f) <= half for t in texts)
+        if fits or name == "small":
+            return _set(texts[::2], texts[1::2], name, pitch, w, top, extra)
+    raise AssertionError("unreachable: the small font always lays out")
+
+
+def _set(left, right, name: str, pitch: int, w: int, top: int, extra) -> list[Item]:
     items: list[Item] = []
-    for i, (a, b) in enumerate(zip_longest(texts[::2], texts[1::2], fillvalue="")):
-        y = top + i * 10
-        items.append(_text(a, _fitting(a, half), 0, y))
+    for i, (a, b) in enumerate(zip_longest(left, right, fillvalue="")):
+        items.append(_text(a, name, 0, top + i * pitch))
         if b:
-            items.append(_text(b, _fitting(b, half), w // 2 + 2, y))
-    return items
+            items.append(_text(b, name, w // 2 + 2, top + i * pitch))
+    y = top + max(len(left), len(right)) * pitch
+    return items + [_text(t, _fitting(t, w), 0, y + i * pitch) for i, t in enumerate(extra)]
 
 
 # --- the board -----------------------------------------------------------------------
@@ -322,7 +335,7 @@ def _reveal(view: View, w: Catalog, width_: int) -> Built:
         f"{w.seat(s)} {' '.join(w.short_card(c) for c in cards)}"
         for s, cards in enumerate(body.plays)
     ]
-    items = [_title(w.t("screen.reveal"), width_), *_columns(full, short, width_, LIST_TOP, 4)]
+    items = [_title(w.t("screen.reveal"), width_), *_columns(full, short, width_, LIST_TOP)]
     return items, "hint.next", w.t("screen.round", n=body.round)
 
 
@@ -339,11 +352,10 @@ def _step(view: View, w: Catalog, width_: int) -> Built:
         items += _row(name, getattr(view.board.rows, name), top, width_, moved)
         if name == "trader":
             items += _rate(view.board, width_, top)
-        top += ROW + 2
-    room = (HEIGHT - font("small").height - top) // 10
+        top += ROW + 1
     if isinstance(step, Discard):
         seats = " ".join(w.seat(s) for s, _ in step.cards)
-        items += _lines([w.t("screen.discards"), seats], width_, top, 10)
+        items += _lines([w.t("screen.discards"), seats], width_, top, 11)
     else:
         full, short = _gains(step, w, False), _gains(step, w, True)
         extra = []
@@ -351,9 +363,7 @@ def _step(view: View, w: Catalog, width_: int) -> Built:
             extra = [w.t("screen.take_back")]
         elif isinstance(step, Bonus):
             extra = [w.t("screen.not_from_board")]
-        items += _columns(full, short, width_, top, room - len(extra))
-        used = len(full) if len(full) <= room - len(extra) else (len(full) + 1) // 2
-        items += _lines(extra, width_, top + used * 10, 10)
+        items += _columns(full, short, width_, top, tuple(extra))
     return items, "hint.next", w.t("screen.round", n=body.round)
 
 
@@ -394,33 +404,42 @@ def _trade(view: View, w: Catalog, width_: int) -> Built:
         big = ("large", "body", "small") if body.spent else ("body", "small")
         items += [
             _text(offer, _fitting(offer, width_), 0, 27),
-            _text(buys, _fitting(buys, width_, big), 0, 36 if body.spent else 38),
+            _text(buys, _fitting(buys, width_, big), 0, 36 if body.spent else 39),
         ]
     return items, "hint.trade", None
 
 
 def _scores(view: View, w: Catalog, width_: int) -> Built:
     """A line per seat: VP and goods large, cards in hand; two columns past three seats,
-    with a rule between them."""
+    with a rule between them. The columns move right as the VP grow a digit."""
     body: ScoresView = view.body
     n = len(body.players)
     columns = 1 if n <= 3 else 2
     col_w = width_ // columns
+    digits = max(2, *(len(str(p.vp)) for p in body.players))
+    vp_r = 12 + 1 + 8 * digits  # the last column of each value, from the column's left
+    goods_r = vp_r + 3 + 16
+    hand = "body" if goods_r + 3 + 6 < col_w - 1 else "small"
+    hand_r = min(col_w - 4, goods_r + 3 + font(hand).advance)
     items: list[Item] = []
     if columns == 2:
-        items.append(Box((col_w - 1, 0, col_w - 1, HEIGHT - font("small").height - 2)))
+        items.append(Box((col_w - 2, 8, col_w - 2, HEIGHT - font("small").height - 2)))
     for c in range(columns):
-        x = c * col_w + (2 if c else 0)
-        items += [Icon("vp", x + 20, 0), Icon("goods", x + 40, 0), Icon("hand", x + 53, 0)]
+        x = c * col_w
+        items += [
+            Icon("vp", x + vp_r - 7, 0),
+            Icon("goods", x + goods_r - 7, 0),
+            Icon("hand", x + max(hand_r - 6, goods_r + 1), 0),
+        ]
     pitch = 13 if columns == 2 or n == 3 else 16
     for s, p in enumerate(body.players):
         c = s % columns if columns == 2 else 0
-        x, y = c * col_w + (2 if c else 0), 9 + (s // columns) * pitch
+        x, y = c * col_w, 9 + (s // columns) * pitch
         items += [
             _text(w.seat(s), "body", x, y),
-            _right(str(p.vp), "large", x + 29, y - 3),
-            _right(str(p.goods), "large", x + 49, y - 3),
-            _right(str(p.cards), "body", x + 59, y),
+            _right(str(p.vp), "large", x + vp_r, y - 3),
+            _right(str(p.goods), "large", x + goods_r, y - 3),
+            _right(str(p.cards), hand, x + hand_r, y + (0 if hand == "body" else 2)),
         ]
     hint = "hint.back" if body.back else "hint.scores"
     return items, hint, w.t("screen.round", n=body.round)
@@ -437,13 +456,14 @@ def _over(view: View, w: Catalog, width_: int) -> Built:
     columns = 1 if len(places) <= 3 else 2
     col_w = width_ // columns
     items: list[Item] = [_title(title, width_)]
+    vp_r = 4 * font("body").advance + 1 + 8 * max(2, *(len(str(v)) for v in end.vp))
     for i, (place, s) in enumerate(places):
         x, y = (i % columns) * col_w, LIST_TOP + 1 + (i // columns) * 13
         if columns == 1:
             x, y = 0, LIST_TOP + 1 + i * 13
         label = f"{place}.{w.seat(s)}"
-        items += [_text(label, "body", x, y), _right(str(end.vp[s]), "large", x + 47, y - 3)]
-        items.append(Icon("vp", x + 50, y + 3))
+        items += [_text(label, "body", x, y), _right(str(end.vp[s]), "large", x + vp_r, y - 3)]
+        items.append(Icon("vp", x + vp_r + 3, y + 3))
     return items, "hint.over", None
 
 
