@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import BOARDS, Driver, fast_game, until
 from PIL import Image
 
+from companion.game.settings import DeviceSettings
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.events import HostKey, PadDown
 from companion.ui.catalog import catalog, languages
@@ -205,10 +207,44 @@ def test_every_screen_fits_the_canvas(players, lang):
     shown = [*SHOTS.values()] if lang == "en" else []
     for seed in range(3):
         shown += every_screen(players, seed, words)
+    shown += every_settings_screen(words)
     notices = [k for k in words.messages if k.startswith("notice.")]
     shown += [Screen(notice=words.t(k, seat=words.seat(5), reason="x")) for k in notices]
     problems = {p for s in shown for p in misfits(s)}
     assert not problems, sorted(problems)[:10]
+
+
+def every_settings_screen(words) -> list[Screen]:
+    """The settings at their widest values, each item under the cursor, every space of
+    the rates editor, its refusal and its question."""
+    prefs = DeviceSettings(target=950, volume=10, contrast=10)
+    table = Driver(new_flow(BOARDS, SLOW, prefs=prefs, languages=tuple(languages())))
+    table.key(HostKey.OK, long=True)
+    seen = []
+    for lang in languages():  # each language's own name
+        table.flow = replace(table.flow, prefs=replace(table.flow.prefs, language=lang))
+        seen.append(screen(table.view, words))
+    while table.view.body.items[table.view.body.cursor] != "rates":
+        table.ok()
+        seen.append(screen(table.view, words))
+    table.key(HostKey.RIGHT)
+    seen.append(screen(table.view, words))  # Back
+    table.key(HostKey.LEFT)
+    table.ok()
+    for _ in range(15):
+        table.key(HostKey.RIGHT)  # 5:2 and the like: the widest rates
+        seen.append(screen(table.view, words))
+        table.ok()
+    while not table.view.body.first:
+        table.key(HostKey.LEFT)
+    table.key(HostKey.RIGHT)  # 6:1 on space 15: out of order
+    table.ok()
+    seen.append(screen(table.view, words))  # refused: the notice names the spaces
+    assert seen[-1].notice
+    while table.view.phase is Phase.RATES:
+        table.key(HostKey.LEFT)
+    seen.append(screen(table.view, words))  # Discard changes?
+    return seen
 
 
 def test_the_fit_check_sees_what_does_not_fit():

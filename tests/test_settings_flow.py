@@ -209,7 +209,7 @@ def test_a_table_out_of_order_is_refused_naming_the_space():
     enter(driver, tuple(wrong))
     assert driver.beeps[-1] is Sound.REFUSED
     assert driver.view.phase is Phase.RATES and driver.view.body.space == 9
-    assert driver.view.notice == ("rates.out_of_order", (("space", 9), ("below", 8)))
+    assert driver.view.notice == ("screen.rates_wrong", (("space", 9), ("below", 8)))
     assert not changes(driver)
     driver.key(HostKey.RIGHT)  # 5:3 is still less than 3:2
     driver.key(HostKey.RIGHT)  # 3:2

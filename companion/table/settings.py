@@ -3,8 +3,9 @@
 The keys work as in setup: ◀ ▶ change the value of the item under the cursor, OK goes
 on to the next item; ◀ below an item's first value goes back one item, and on the
 first item leaves the settings; ▶ past the last value is refused. *Your board* and
-*Back* have no value: ◀ ▶ move along them, OK opens the rates editor or leaves. Every change applies at once (contrast
-and volume are felt, the language is read) and is sent as ``SettingsChanged``.
+*Back* have no value: ◀ ▶ move along them, OK opens the rates editor or leaves. Every
+change applies at once (contrast and volume are felt, the language is read) and is sent
+as ``SettingsChanged``.
 
 The rates editor shows one trader space at a time: ◀ ▶ step through "none" and the
 offered rates (worst first), OK goes on to the next space; OK on space 15 checks the
@@ -169,7 +170,7 @@ def _keep(flow: Flow, editor: RatesEditor, now: float) -> Step:
     except BoardError:
         below, above = out_of_order(editor.rates)
         flow = replace(flow, mode=replace(editor, space=above))
-        return notice(flow, "rates.out_of_order", now, space=above, below=below), (REFUSED,)
+        return notice(flow, "screen.rates_wrong", now, space=above, below=below), (REFUSED,)
     flow, effects = change(flow, {"board": OWN, "own_rates": editor.rates})
     return replace(flow, mode=editor.back), effects
 

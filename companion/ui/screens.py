@@ -33,6 +33,7 @@ from ..table.view import (
     TradeView,
     View,
 )
+from . import settings_screens
 from .catalog import Catalog
 
 WIDTH, HEIGHT = 128, 64
@@ -193,7 +194,11 @@ def big_box(screen: Screen) -> tuple[int, int, int, int] | None:
 
 def screen(view: View, words: Catalog) -> Screen:
     """The screen for a public view, in the catalog's language."""
-    built = _BUILDERS[type(view.body)](view.body, words)
+    kind = type(view.body)
+    if kind in settings_screens.BUILDERS:
+        built = Screen(**settings_screens.BUILDERS[kind](view.body, words))
+    else:
+        built = _BUILDERS[kind](view.body, words)
     header = _header(view, words) if view.board is not None else None
     notice = None
     if view.notice is not None:
