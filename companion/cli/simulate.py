@@ -22,7 +22,6 @@ from ..game.narrate import ending
 from ..game.record import state_to_dict
 from ..rules import CompanionError
 from ..storage import StateDir
-from ..ui.catalog import catalog
 from .frames import Recorder, Terminal, to_text
 
 EXIT_BAD_INPUT = 2
@@ -34,7 +33,7 @@ class Refused(CompanionError):
 
 def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
     try:
-        board = named_board(args.board)
+        board = named_board(args.board) if args.board is not None else None
         lines = _script(args.script)
         store = _store(args)
         if store is not None and args.players is not None:
@@ -137,9 +136,7 @@ def _report(
         out.write(to_text(recorder.last) + "\n")
     if game is not None:
         out.write(
-            "".join(
-                line + "\n" for line in ending(game.state, catalog(args.lang), game.record.ended)
-            )
+            "".join(line + "\n" for line in ending(game.state, sim.app.words, game.record.ended))
         )
     return 0
 

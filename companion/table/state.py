@@ -262,6 +262,11 @@ def new_flow(
     return choose_board(flow, board or board_of(prefs))
 
 
+def with_volume(flow: Flow, volume: bool) -> Flow:
+    """``flow`` knowing whether the buzzer has a volume to set (a passive one does)."""
+    return replace(flow, settings=replace(flow.settings, volume=volume))
+
+
 def choose_board(flow: Flow, board: Board) -> Flow:
     """``flow`` with ``board`` chosen, first added to the sides on offer if it is one of
     its own (a custom table, a saved game's)."""
