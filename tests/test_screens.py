@@ -60,6 +60,19 @@ def build() -> dict[str, Screen]:
     setup.key(HostKey.RIGHT)
     shots["options"] = shot(setup)
 
+    setup.key(HostKey.OK, long=True)  # the settings, before a game
+    shots["settings"] = shot(setup)
+    for _ in range(5):  # on to the contrast
+        setup.ok()
+    setup.key(HostKey.RIGHT)  # contrast 8 -> 9
+    setup.ok()
+    setup.ok()  # OK on "Your board's rates": the editor, on space 0
+    setup.key(HostKey.RIGHT)
+    shots["rates"] = shot(setup)
+    setup.key(HostKey.LEFT)
+    setup.key(HostKey.LEFT)  # changed: asks first
+    shots["discard"] = shot(setup)
+
     table = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
     shots["supply"] = shot(table)
     table.wait(5)
