@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
 from conftest import BOARDS, Driver
 
+from companion.game.boards import offered_rates
 from companion.game.settings import OWN, DeviceSettings
 from companion.rules import Board, BoardError, Rate
 from companion.table import FAST, Phase, new_flow, start
@@ -273,3 +275,22 @@ def test_a_game_on_the_table_keeps_its_board():
     assert driver.view.phase is Phase.MENU
     assert driver.flow.game.state.setup.board == BOARDS[0]
     assert driver.flow.board == BOARDS[1]  # the next game's
+
+
+def test_the_offered_rates_are_valid_and_worst_first():
+    offered = offered_rates()
+    assert len(set(offered)) == len(offered) >= 10
+    Board((None, *offered[:15]))  # in order up the board: the rules accept them as a table
+    assert all(a.vp * b.goods < b.vp * a.goods for a, b in itertools.pairwise(offered))
+    assert {Rate(3, 1), Rate(2, 1), Rate(3, 2), Rate(1, 1)} <= set(offered)
+
+
+def test_a_rate_from_a_board_file_is_offered_on_its_space():
+    rates = list(OWN_RATES)
+    rates[15] = Rate(10, 7)  # not in the list
+    driver = editor(DeviceSettings(board=OWN, own_rates=tuple(rates)))
+    for _ in range(15):
+        driver.ok()
+    driver.key(HostKey.RIGHT)
+    driver.key(HostKey.LEFT)
+    assert driver.view.body.rates[15] == Rate(10, 7)

@@ -116,16 +116,15 @@ def _editor(flow: Flow, back: SettingsList) -> RatesEditor:
     """The editor opens on your own rates, or on the chosen side's (change what differs)."""
     prefs = flow.prefs
     rates = prefs.own_rates if prefs.own_rates is not None else board_of(prefs).rates
-    return RatesEditor(back, tuple(rates))
+    return RatesEditor(back, tuple(rates), tuple(rates))
 
 
 def space_values(editor: RatesEditor) -> tuple[tuple[Rate | None, ...], int]:
-    """ "none" and the offered rates (the space's own, if not among them), and its index."""
+    """ "none" and the offered rates, with the space's rate when the editor opened (one
+    from a board file may not be among them), and the index of the rate it has now."""
     rate = editor.rates[editor.space]
-    offered = offered_rates()
-    if rate is not None and rate not in offered:
-        offered = tuple(sorted((*offered, rate), key=lambda r: (r.vp / r.goods, -r.goods)))
-    choices = (None, *offered)
+    offered = (set(offered_rates()) | {editor.opened[editor.space], rate}) - {None}
+    choices = (None, *sorted(offered, key=lambda r: (r.vp / r.goods, -r.goods)))
     return choices, choices.index(rate)
 
 
@@ -144,7 +143,7 @@ def rates(flow: Flow, event: object, now: float) -> Step:
     if index >= 0:
         table = list(editor.rates)
         table[editor.space] = choices[index]
-        return replace(flow, mode=replace(editor, rates=tuple(table), edited=True)), (CLICK,)
+        return replace(flow, mode=replace(editor, rates=tuple(table))), (CLICK,)
     if editor.space > 0:
         return replace(flow, mode=replace(editor, space=editor.space - 1)), (CLICK,)
     if editor.edited:

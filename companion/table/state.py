@@ -182,10 +182,14 @@ class RatesEditor:
     """Your own board's rates being entered; kept only once the whole table is right."""
 
     back: SettingsList
+    opened: tuple[Rate | None, ...]  # the table it opened with: its rates stay on offer
     rates: tuple[Rate | None, ...]
     space: int = 0
-    edited: bool = False  # a value differs from the table the editor opened with
     phase: ClassVar[Phase] = Phase.RATES
+
+    @property
+    def edited(self) -> bool:
+        return self.rates != self.opened
 
 
 @dataclass(frozen=True, slots=True)
