@@ -69,8 +69,11 @@ def build() -> dict[str, Screen]:
     setup.ok()  # OK on "Your board's rates": the editor, on space 0
     setup.key(HostKey.RIGHT)
     shots["rates"] = shot(setup)
-    setup.key(HostKey.LEFT)
-    setup.key(HostKey.LEFT)  # changed: asks first
+    setup.key(HostKey.LEFT)  # none again
+    setup.ok()
+    for _ in range(5):  # space 1: 3:1 down to none, then back to space 0
+        setup.key(HostKey.LEFT)
+    setup.key(HostKey.LEFT)  # out, with space 1 changed: asks first
     shots["discard"] = shot(setup)
 
     table = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
