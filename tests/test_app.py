@@ -14,6 +14,8 @@ from companion.ui.catalog import catalog
 class Screen:
     """A display that keeps the frames it is shown; it can be made to fail."""
 
+    size = (128, 64)
+
     def __init__(self):
         self.frames: list = []
         self.dirty = False

@@ -487,7 +487,7 @@ def test_run_sets_a_damaged_settings_file_aside(tmp_path, monkeypatch, mock_hard
     [
         ("[sound]\nenabled = 1\n", "[sound] enabled: not true or false (got 1)"),
         ("[sound]\nvolume = 0\n", "[sound] volume: not in 1..10 (got 0)"),
-        ("[sound]\nloud = true\n", "[sound] loud: unknown key (known: enabled, volume)"),
+        ("[sound]\nloud = true\n", "[sound] loud: unknown key (known: enabled, volume, buzzer)"),
         ("[display]\ncontrast = 11\n", "[display] contrast: not in 1..10 (got 11)"),
     ],
 )

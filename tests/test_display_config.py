@@ -150,9 +150,13 @@ def test_the_device_gets_the_buzzer_kind_the_config_names(tmp_path, monkeypatch)
     factory = MockFactory(pin_class=MockPWMPin)
     monkeypatch.setattr(Device, "pin_factory", factory)
     monkeypatch.setattr(display, "open_device", lambda *a, **k: fake_device("ssd1309")[0])
-    cfg = load(tmp_path, '[sound]\nbuzzer = "passive"\n[paths]\nstate_dir = "."\n')
+    from companion.app.effective import effective
+
+    path = tmp_path / "companion.toml"
+    path.write_text('[sound]\nbuzzer = "passive"\n[paths]\nstate_dir = "."\n')
+    found = effective(path, report=lambda message: None)
     with ExitStack() as stack:
-        table = open_table(stack, cfg, report=lambda message: None)
+        table = open_table(stack, found, report=lambda message: None)
         assert table.beeper.kind == "passive" and table.beeper.has_volume
         assert isinstance(table.beeper._device, PWMOutputDevice)
     factory.reset()

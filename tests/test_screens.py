@@ -1,8 +1,9 @@
-"""Every screen against a reference PNG (``UPDATE_SCREENS=1 pytest`` rewrites them), and
-every screen of whole games at 2 to 6 seats checked to fit the canvas.
+"""Every screen against a reference PNG at 128×64 and at 256×64 (``UPDATE_SCREENS=1
+pytest`` rewrites them), and every screen of whole games at 2 to 6 seats, in every
+language and at both sizes, checked to fit the canvas.
 
-The references in ``tests/screens/`` were checked by eye; a change to a screen shows
-up here as a failing test and a new picture to look at.
+The references in ``tests/screens/<size>/`` were checked by eye; a change to a screen
+shows up here as a failing test and a new picture to look at.
 """
 
 from __future__ import annotations
@@ -20,25 +21,19 @@ from companion.game.settings import DeviceSettings
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.events import HostKey, PadDown
 from companion.ui.catalog import catalog, languages
-from companion.ui.screens import (
-    HEIGHT,
-    WIDTH,
-    Screen,
-    big_box,
-    layout,
-    notice_piece,
-    render,
-    screen,
-    splash,
-)
+from companion.ui.screens import Screen, Text, notice_box, pieces, render, screen, splash
 
 REFERENCES = Path(__file__).parent / "screens"
 SLOW = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=5)
 WORDS = catalog("en")
 
 
-def shot(driver: Driver, words=WORDS, now: float | None = None) -> Screen:
-    return screen(driver.view if now is None else driver_view(driver, now), words)
+SIZES = ((128, 64), (256, 64))
+
+
+def shot(driver: Driver, words=WORDS, now: float | None = None) -> dict:
+    """The view of the table now: each size draws it."""
+    return driver.view if now is None else driver_view(driver, now)
 
 
 def driver_view(driver: Driver, now: float):
@@ -48,7 +43,7 @@ def driver_view(driver: Driver, now: float):
 
 
 def build() -> dict[str, Screen]:
-    shots: dict[str, Screen] = {"splash": splash(WORDS)}
+    shots: dict = {}
     shots["resume"] = shot(Driver(offer_resume(new_flow(BOARDS, FAST), _played())))
     backup = offer_resume(new_flow(BOARDS, FAST), _played(), backup=True)
     shots["resume-backup"] = shot(Driver(backup))
@@ -97,9 +92,12 @@ def build() -> dict[str, Screen]:
         shots[f"step-{kind.lower()}"] = shot(table)
     until(table, Phase.SCORES)
     shots["scores"] = shot(table)
-    table.key(HostKey.OK, long=True)
+    table.menu("undo")
     shots["menu"] = shot(table)
+    table.ok()
+    shots["confirm-undo"] = shot(table)
     table.key(HostKey.LEFT)
+    table.key(HostKey.RIGHT)
     table.ok()
     shots["confirm"] = shot(table)
 
@@ -107,6 +105,9 @@ def build() -> dict[str, Screen]:
     six.play([[3], [4], [5], [6], [1], [2]])
     six.play([[7], [7], [1], [2], [5], [8]])
     shots["trade"] = shot(six)
+    while six.view.body.spent:
+        six.key(HostKey.LEFT)
+    shots["trade-none"] = shot(six)
     reveal = Driver(*start(new_flow(BOARDS, SLOW), 6, BOARDS[0], 30, 0.0))
     reveal.wait(5)
     reveal.play([[1], [2], [3], [4], [7], [8]])
@@ -114,8 +115,7 @@ def build() -> dict[str, Screen]:
     shots["reveal-6"] = shot(reveal)
     until(reveal, Phase.SCORES)
     shots["scores-6"] = shot(reveal)
-    reveal.key(HostKey.OK, long=True)
-    reveal.key(HostKey.LEFT)
+    reveal.menu("end")
     reveal.ok()
     reveal.ok()
     shots["over-6"] = shot(reveal)
@@ -131,51 +131,78 @@ def _played():
 
 
 SHOTS = build()
+CASES = [(name, size) for name in [*sorted(SHOTS), "splash"] for size in SIZES]
 
 
-@pytest.mark.parametrize("name", sorted(SHOTS))
-def test_screen_matches_its_reference(name):
-    image = render(SHOTS[name])
-    path = REFERENCES / f"{name}.png"
+def drawn(name: str, size: tuple[int, int], words=WORDS) -> Screen:
+    if name == "splash":
+        return splash(words, size)
+    return screen(SHOTS[name], words, size)
+
+
+@pytest.mark.parametrize(("name", "size"), CASES, ids=[f"{n}-{s[0]}" for n, s in CASES])
+def test_screen_matches_its_reference(name, size):
+    image = render(drawn(name, size))
+    path = REFERENCES / f"{size[0]}x{size[1]}" / f"{name}.png"
     if os.environ.get("UPDATE_SCREENS"):
-        REFERENCES.mkdir(exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path)
     assert path.exists(), f"no reference for {name}: run UPDATE_SCREENS=1 pytest {__file__}"
     reference = Image.open(path).convert("1")
-    assert reference.size == image.size == (128, 64)
+    assert reference.size == image.size == size
     assert reference.tobytes() == image.tobytes(), f"{name} differs from {path}"
 
 
+def texts(shown: Screen) -> list[str]:
+    return [item.text for item in shown.items if isinstance(item, Text)]
+
+
 def test_screens_before_the_reveal_never_name_a_card():
-    names = {WORDS.card(c) for c in range(1, 9)} | {WORDS.short_card(c) for c in range(1, 9)}
-    for name in ("supply", "select", "refused", "countdown"):
-        texts = [piece.text for piece in layout(SHOTS[name])] + [SHOTS[name].notice or ""]
-        assert not any(card in text for text in texts for card in names), name
+    for lang in languages():
+        words = catalog(lang)
+        names = {words.card(c) for c in range(1, 9)} | {words.short_card(c) for c in range(1, 9)}
+        for name in ("supply", "select", "refused", "countdown"):
+            shown = drawn(name, SIZES[0], words)
+            said = [*texts(shown), shown.notice or ""]
+            assert not any(card in text for text in said for card in names), (lang, name)
+
+
+def test_values_that_matter_are_large():
+    """Row values, VP and goods on the scores and the ranking: digits of 10 px and more."""
+    from companion.ui.font import font, ink
+
+    for name in ("select", "scores-6", "over-6", "trade"):
+        for size in SIZES:
+            numbers = [
+                i for i in drawn(name, size).items if isinstance(i, Text) and i.text.isdigit()
+            ]
+            assert numbers, name
+            tall = [ink(i.text, font(i.font)) for i in numbers if i.font == "large"]
+            assert tall and all(box[3] - box[1] >= 10 for box in tall), name
 
 
 # --- every screen fits: nothing leaves the canvas, nothing overlaps ---------------------
 
 
 def misfits(shown: Screen) -> list[str]:
-    """What is wrong with a screen's layout: text off the canvas, or two texts overlapping."""
-    boxes = [(piece.text, piece.box) for piece in layout(shown)]
-    if (box := big_box(shown)) is not None:
-        boxes.append((shown.big, box))
-    notice = notice_piece(shown)
-    inside = [*boxes, (notice.text, notice.box)] if notice else boxes
+    """What is wrong with a screen: a piece off the canvas, or two pieces touching."""
+    width, height = shown.size
+    boxes = [(repr(getattr(item, "text", item)), box) for item, box in pieces(shown)]
+    notice = notice_box(shown)
+    inside = [*boxes, (repr(shown.notice), notice)] if notice else boxes
     wrong = [
-        f"{text!r} leaves the canvas at {box}"
-        for text, box in inside  # the notice is drawn over the body: it only has to fit
-        if box[0] < 0 or box[1] < 0 or box[2] >= WIDTH or box[3] >= HEIGHT
+        f"{what} leaves the canvas at {box}"
+        for what, box in inside  # the notice is drawn over the rest: it only has to fit
+        if box[0] < 0 or box[1] < 0 or box[2] >= width or box[3] >= height
     ]
     for i, (a, p) in enumerate(boxes):
         for b, q in boxes[i + 1 :]:
             if p[0] <= q[2] and q[0] <= p[2] and p[1] <= q[3] and q[1] <= p[3]:
-                wrong.append(f"{a!r} overlaps {b!r}")
+                wrong.append(f"{a} overlaps {b}")
     return wrong
 
 
-def every_screen(players: int, seed: int, words) -> list[Screen]:
+def every_screen(players: int, seed: int, words, size) -> list[Screen]:
     """Every screen of a whole random game at ``players`` seats, each resolution step,
     trade, menu and the ending included; a long target makes the numbers grow wide."""
     rng = random.Random(seed)
@@ -184,20 +211,26 @@ def every_screen(players: int, seed: int, words) -> list[Screen]:
     seen = []
 
     def look() -> None:
-        seen.append(screen(table.view, words))
+        seen.append(screen(table.view, words, size))
 
     need = 2 if players <= 3 else 1
     while table.view.phase is not Phase.OVER:
         look()  # the supply phase
         table.wait(5)
         state = table.flow.game.state
-        if rng.random() < 0.05:  # the menu and the scores now and then
-            table.key(HostKey.OK, long=True)
-            look()
-            table.key(HostKey.RIGHT)
-            table.ok()
+        if rng.random() < 0.05:  # the menu, the scores and a question now and then
+            table.menu("scores")
             look()
             table.ok()
+            look()
+            table.ok()
+            table.menu("end")
+            table.ok()
+            look()
+            table.key(HostKey.LEFT)
+            table.key(HostKey.LEFT)
+            table.key(HostKey.LEFT)
+            table.key(HostKey.LEFT)
         traders = [s for s, hand in enumerate(state.hands) if 7 in hand]
         for seat, hand in enumerate(state.hands):
             cards = rng.sample(sorted(hand), need)
@@ -211,62 +244,71 @@ def every_screen(players: int, seed: int, words) -> list[Screen]:
             look()
             if table.view.phase is Phase.TRADE:
                 table.key(HostKey.LEFT)
+                look()
             table.ok()
     look()
     return seen
 
 
+@pytest.mark.parametrize("size", SIZES, ids=[str(s[0]) for s in SIZES])
 @pytest.mark.parametrize("lang", languages())
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_every_screen_fits_the_canvas(players, lang):
+def test_every_screen_fits_the_canvas(players, lang, size):
     words = catalog(lang)
-    shown = [*SHOTS.values()] if lang == "en" else []
-    for seed in range(3):
-        shown += every_screen(players, seed, words)
-    shown += every_settings_screen(words)
+    shown = [drawn(name, size, words) for name in [*SHOTS, "splash"]]
+    for seed in range(2):
+        shown += every_screen(players, seed, words, size)
+    shown += every_settings_screen(words, size)
     notices = [k for k in words.messages if k.startswith("notice.")]
-    shown += [Screen(notice=words.t(k, seat=words.seat(5), reason="x")) for k in notices]
+    base = drawn("select", size, words)
+    shown += [Screen(size, base.items, words.t(k, seat=words.seat(5), reason="x")) for k in notices]
     problems = {p for s in shown for p in misfits(s)}
     assert not problems, sorted(problems)[:10]
 
 
-def every_settings_screen(words) -> list[Screen]:
+def every_settings_screen(words, size) -> list[Screen]:
     """The settings at their widest values, each item under the cursor, every space of
     the rates editor, its refusal and its question."""
     prefs = DeviceSettings(target=950, volume=10, contrast=10)
     table = Driver(new_flow(BOARDS, SLOW, prefs=prefs, languages=tuple(languages())))
     table.key(HostKey.OK, long=True)
-    seen = []
+
+    def look() -> None:
+        seen.append(screen(table.view, words, size))
+
+    seen: list[Screen] = []
     for lang in languages():  # each language's own name
         table.flow = replace(table.flow, prefs=replace(table.flow.prefs, language=lang))
-        seen.append(screen(table.view, words))
+        look()
     while table.view.body.items[table.view.body.cursor] != "rates":
         table.ok()
-        seen.append(screen(table.view, words))
+        look()
     table.key(HostKey.RIGHT)
-    seen.append(screen(table.view, words))  # Back
+    look()  # Back
     table.key(HostKey.LEFT)
     table.ok()
     for _ in range(15):
         table.key(HostKey.RIGHT)  # 5:2 and the like: the widest rates
-        seen.append(screen(table.view, words))
+        look()
         table.ok()
     while not table.view.body.first:
         table.key(HostKey.LEFT)
     table.key(HostKey.RIGHT)  # 6:1 on space 15: out of order
     table.ok()
-    seen.append(screen(table.view, words))  # refused: the notice names the spaces
+    look()  # refused: the notice names the spaces
     assert seen[-1].notice
     while table.view.phase is Phase.RATES:
         table.key(HostKey.LEFT)
-    seen.append(screen(table.view, words))  # Discard changes?
+    look()  # Discard changes?
     return seen
 
 
 def test_the_fit_check_sees_what_does_not_fit():
-    assert misfits(Screen(title="x" * 40))  # off the right edge
-    assert misfits(Screen(title="a", lines=(("a" * 14, "b"),)))  # columns collide
-    assert not misfits(Screen(title="Round 1", lines=(("P1 +2 VP", "P2 +2 VP"),)))
+    assert misfits(Screen((128, 64), (Text("x" * 40, "body", 0, 0),)))  # off the right edge
+    collide = (Text("a" * 14, "body", 0, 0), Text("b", "body", 80, 0))
+    assert misfits(Screen((128, 64), collide))
+    apart = (Text("P1 +2 VP", "body", 0, 0), Text("P2 +2 VP", "body", 66, 0))
+    assert not misfits(Screen((128, 64), apart))
 
 
 def test_a_customs_that_counts_nothing_shows_no_vp_not_no_goods():
@@ -275,7 +317,6 @@ def test_a_customs_that_counts_nothing_shows_no_vp_not_no_goods():
     table.play([[6, 1], [2, 3], [7, 8]])  # no Frigate, no Galleon: Customs counts nothing
     table.wait(3)
     until(table, Phase.STEP, "Bonus")
-    texts = [piece.text for piece in layout(shot(table))]
-    if "Customs" not in texts[1]:  # the Governor comes first
+    if "Customs" not in texts(screen(table.view, WORDS))[0]:  # the Governor comes first
         table.ok()
-    assert "P1 +0 VP" in [piece.text for piece in layout(shot(table))]
+    assert "P1 +0 VP" in texts(screen(table.view, WORDS))

@@ -123,21 +123,6 @@ def test_setup_through_the_pins(tmp_path):
     assert len(state["players"]) == 2 and state["round"] == 0
 
 
-def test_terminal_drawings_fit_wide_and_narrow_terminals():
-    from PIL import Image, ImageDraw
-
-    from companion.cli.frames import to_text
-
-    image = Image.new("1", (128, 64))
-    ImageDraw.Draw(image).rectangle((0, 0, 3, 7), fill=1)
-    wide = to_text(image, 200).splitlines()
-    narrow = to_text(image, 80).splitlines()
-    assert len(wide) == 32 + 2 and {len(r) for r in wide} == {130}
-    assert len(narrow) == 16 + 2 and {len(r) for r in narrow} == {66}
-    assert wide[1].startswith("│████") and wide[4][1] == "█" and wide[5][1] == " "  # 4 x 8 lit
-    assert narrow[1][1:3] == chr(0x28FF) * 2 and narrow[3][1] == chr(0x2800)
-
-
 def test_hold_ok_opens_the_menu_through_the_pins():
     sim = Simulator(players=4, fast=True)
     try:
@@ -201,3 +186,86 @@ def test_frames_of_an_earlier_run_are_not_mixed_with_new_ones(tmp_path):
     (tmp_path / "frame-00007.png").write_bytes(b"")
     code, _, err = simulate("--players", "3", "--fast", "--frames", str(tmp_path))
     assert code == 2 and "holds frames of an earlier run" in err
+
+
+# --- the window: luma.emulator's pygame window, headless on SDL's dummy driver ----------
+
+
+@pytest.fixture
+def headless(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    return pygame
+
+
+def key_event(pg, key: int, text: str = "", mod: int = 0):
+    return pg.event.Event(pg.KEYDOWN, key=key, unicode=text, mod=mod, scancode=0)
+
+
+def test_the_window_is_scaled_titled_and_takes_the_keys(headless):
+    from companion.app.keymap import play, shipped_keymap
+    from companion.hw.window import Window
+
+    pg = headless
+    window = Window("Santo Domingo Companion")
+    sim = Simulator(players=2, fast=True, on_frame=window.show)
+    try:
+        for key, text in [(pg.K_1, "1"), (pg.K_3, "3"), (pg.K_q, "q")]:
+            pg.event.post(key_event(pg, key, text))
+        pg.event.post(key_event(pg, pg.K_c, "\x03", pg.KMOD_LCTRL))  # Ctrl-C quits
+        pg.event.post(key_event(pg, pg.K_w, "w"))  # never read
+        play(sim.act, window.typed(), shipped_keymap())
+        assert public_view(sim.flow, 0).body.placed == (2, 1)
+        assert pg.display.get_caption()[0] == "Santo Domingo Companion"
+        width, height = pg.display.get_surface().get_size()
+        assert (width, height) == (128 * window.scale, 64 * window.scale) and window.scale >= 4
+        assert window.drawn >= 1
+    finally:
+        sim.close()
+        window.close()
+
+
+def test_the_window_closes_on_its_close_button_and_on_esc(headless, tmp_path, monkeypatch):
+    """Through ``simulate --window``: no traceback, exit 0, the app's thread gone."""
+    import threading
+
+    from companion.app.keymap import legend, shipped_keymap
+    from companion.hw.window import Window
+    from companion.ui.catalog import catalog
+
+    pg = headless
+    typed = Window.typed
+    for last in (pg.event.Event(pg.QUIT), key_event(pg, pg.K_ESCAPE)):
+
+        def typing(self, last=last):
+            for key, text in [(pg.K_1, "1"), (pg.K_2, "2"), (pg.K_a, "a")]:
+                pg.event.post(key_event(pg, key, text))  # P1: 1, 2; P3 is not playing
+            pg.event.post(last)
+            return typed(self)
+
+        monkeypatch.setattr(Window, "typed", typing)
+        code, out, err = simulate("--players", "2", "--fast", "--window", "--json")
+        assert code == 0 and err.splitlines() == legend(shipped_keymap(), catalog("en"))
+        assert json.loads(out)["round"] == 0
+        assert not [t for t in threading.enumerate() if t.name == "app"]
+
+
+def test_a_script_in_the_window_ends_when_the_script_does(headless, tmp_path):
+    script, expected = model_script(random.Random(3), 2, profile("standard").to_rates(), 30)
+    (tmp_path / "game.txt").write_text(script)
+    code, out, err = simulate(
+        "--players", "2", "--fast", "--window", "--script", str(tmp_path / "game.txt"), "--json"
+    )
+    assert code == 0, err
+    assert json.loads(out) == expected
+
+
+def test_no_display_for_the_window_is_one_line(monkeypatch):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    code, out, err = simulate("--players", "2", "--fast", "--window")
+    assert (code, out) == (2, "")
+    assert err == "companion simulate: --window: no display to open a window on (is DISPLAY set?)\n"

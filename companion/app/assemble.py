@@ -51,6 +51,7 @@ class _Watched:
 
     def __init__(self, oled: Oled, after: Callable[[], None]):
         self._oled, self._after = oled, after
+        self.size = oled.size
 
     def show(self, image: Image.Image) -> None:
         self._oled.show(image)

@@ -30,6 +30,8 @@ RETRY = 1.0  # seconds between attempts to reach a display that stopped answerin
 
 
 class Display(Protocol):
+    size: tuple[int, int]  # the canvas the screens are drawn on
+
     def show(self, image: Image.Image) -> None: ...
 
     @property
@@ -78,7 +80,7 @@ class App:
     def run(self) -> None:
         """Handle events until ``STOP`` is put on the queue."""
         if self._splash:  # power on: the splash, while presses wait on the queue
-            self.display.show(render(splash(self.words)))
+            self.display.show(render(splash(self.words, self.display.size)))
             time.sleep(self._splash)
         self.refresh()
         while True:
@@ -120,7 +122,7 @@ class App:
         view = public_view(self.flow, self._clock() if now is None else now)
         if view != self._view:
             self._view = view
-            self.display.show(draw(view, self.words))
+            self.display.show(draw(view, self.words, self.display.size))
 
     def next_wake(self) -> float | None:
         """Seconds until the loop must wake by itself, or None to wait for input."""

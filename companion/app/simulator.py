@@ -160,16 +160,21 @@ class Simulator:
         for line in lines:
             if line.action != "wait":
                 self._ready(f"line {line.number}: ")
-            if line.action == "pad":
-                self.press(line.seat, line.card)
-            elif line.action == "button":
-                self.button(line.key)
-            elif line.action == "hold":
-                self.button(line.key, hold=True)
-            else:
-                time.sleep(line.ms / 1000)
-                self.settle(0)
+            self.act(line)
         self._ready("after the last line: ")  # let the last pauses run out
+
+    def act(self, line: Line) -> None:
+        """Do what one line says at once, even during a pause, as a key at the keyboard
+        does: OK then cuts the pause short."""
+        if line.action == "pad":
+            self.press(line.seat, line.card)
+        elif line.action == "button":
+            self.button(line.key)
+        elif line.action == "hold":
+            self.button(line.key, hold=True)
+        else:
+            time.sleep(line.ms / 1000)
+            self.settle(0)
 
     def _ready(self, where: str = "") -> None:
         if not self.app.wait_ready(alive=self._thread.is_alive):

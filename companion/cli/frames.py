@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
 import sys
+import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from PIL import Image
 
@@ -16,57 +21,141 @@ class OutputError(CompanionError, ValueError):
     """A place for frames that cannot be written."""
 
 
-def to_text(image: Image.Image, columns: int = 200) -> str:
-    """The panel in a terminal: half blocks (1×2 pixels a character) when ``columns``
-    allow, braille dots (2×4 pixels a character) in a narrower terminal."""
-    px = image.load()
+def to_text(image: Image.Image, columns: int = 200, rows: int | None = None) -> str:
+    """The panel as text that fits ``columns`` × ``rows`` (None: any height), in the
+    finest cells that fit: half blocks (1×2 pixels a character), sextants (2×3), and
+    braille dots (2×4) as a last resort. A box around it when the rows allow, else a
+    bar on each side. Any size of panel; one too wide for every kind comes in braille."""
     width, height = image.size
-    if columns >= width + 2:
-        cell_w, cell_h = 1, 2
-        cell = _half_block
-    else:
-        cell_w, cell_h = 2, 4
-        cell = _braille
-    rows = ["┌" + "─" * (width // cell_w) + "┐"]
-    for y in range(0, height, cell_h):
-        line = "".join(cell(px, x, y) for x in range(0, width, cell_w))
-        rows.append("│" + line + "│")
-    rows.append("└" + "─" * (width // cell_w) + "┘")
-    return "\n".join(rows)
+    cell_w, cell_h, cell, boxed = _layout(width, height, columns, rows)
+    px = image.load()
+
+    def lit(x: int, y: int) -> bool:
+        return x < width and y < height and bool(px[x, y])
+
+    cells = width // cell_w
+    lines = [
+        "│" + "".join(cell(lit, x, y) for x in range(0, width, cell_w)) + "│"
+        for y in range(0, height, cell_h)
+    ]
+    if boxed:
+        lines = ["┌" + "─" * cells + "┐", *lines, "└" + "─" * cells + "┘"]
+    return "\n".join(lines)
 
 
-def _half_block(px, x: int, y: int) -> str:
-    top, bottom = px[x, y], px[x, y + 1]
+def _layout(width: int, height: int, columns: int, rows: int | None):
+    """The cell (width, height, drawing) and whether a box fits, finest first."""
+    for cell_w, cell_h, cell in _CELLS:
+        if width // cell_w + 2 > columns:
+            continue
+        lines = -(-height // cell_h)
+        if rows is None or lines + 2 <= rows:
+            return cell_w, cell_h, cell, True
+        if lines <= rows:
+            return cell_w, cell_h, cell, False
+    return 2, 4, _braille, rows is None or -(-height // 4) + 2 <= rows
+
+
+Lit = Callable[[int, int], bool]
+
+
+def _half_block(lit: Lit, x: int, y: int) -> str:
+    top, bottom = lit(x, y), lit(x, y + 1)
     return "█" if top and bottom else "▀" if top else "▄" if bottom else " "
 
+
+def _sextant(lit: Lit, x: int, y: int) -> str:
+    """Unicode 13's sextants (U+1FB00..): a 2×3 cell, bit 0 top left, bit 5 bottom right.
+    The block leaves out the patterns that older blocks already have."""
+    bits = sum(1 << (2 * dy + dx) for dy in range(3) for dx in range(2) if lit(x + dx, y + dy))
+    if bits in _OLDER:
+        return _OLDER[bits]
+    return chr(0x1FB00 + bits - 1 - (bits > 21) - (bits > 42))
+
+
+_OLDER = {0: " ", 21: "▌", 42: "▐", 63: "█"}
 
 # Braille dot bits for the pixel at (dx, dy) of a 2×4 cell.
 _BRAILLE = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
 
 
-def _braille(px, x: int, y: int) -> str:
+def _braille(lit: Lit, x: int, y: int) -> str:
     bits = 0
     for dy, row in enumerate(_BRAILLE):
         for dx, bit in enumerate(row):
-            if px[x + dx, y + dy]:
+            if lit(x + dx, y + dy):
                 bits |= bit
     return chr(0x2800 + bits)
 
 
-class Terminal:
-    """Redraws each frame in place; ``pace`` seconds after each for eyes to follow."""
+_CELLS = ((1, 2, _half_block), (2, 3, _sextant), (2, 4, _braille))
 
-    def __init__(self, stream=sys.stdout, pace: float = 0.0):
+HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
+NO_WRAP, WRAP = "\x1b[?7l", "\x1b[?7h"  # a line wider than the terminal is cut, not wrapped
+
+
+class Terminal:
+    """Draws each frame in place with ``legend`` under it, sized to the terminal, the
+    cursor hidden; ``pace`` seconds after each frame for eyes to follow. ``close`` (also
+    at exit) leaves the cursor shown under the last picture."""
+
+    def __init__(
+        self,
+        stream: TextIO = sys.stdout,
+        pace: float = 0.0,
+        legend: Sequence[str] = (),
+        size: Callable[[], os.terminal_size] = shutil.get_terminal_size,
+    ):
         self.stream = stream
         self.pace = pace
-        self.stream.write("\x1b[2J")
+        self.legend = list(legend)
+        self._size = size
+        self._shape: os.terminal_size | None = None  # a new size clears the screen
+        self._lock = threading.Lock()  # frames come from the app, close from the main thread
+        self._open = True
+        self._last: Image.Image | None = None
+        self.stream.write(HIDE_CURSOR + NO_WRAP + "\x1b[2J")
+        self.stream.flush()
+        atexit.register(self.close)
 
     def __call__(self, image: Image.Image) -> None:
-        columns = shutil.get_terminal_size().columns
-        self.stream.write("\x1b[H" + to_text(image, columns) + "\n")
-        self.stream.flush()
+        with self._lock:
+            self._last = image
+            if self._open:
+                self._draw(image)
         if self.pace:
             time.sleep(self.pace)
+
+    def redraw(self) -> None:
+        """Draw the last frame again, at the terminal's new size (on SIGWINCH). Gives up
+        rather than wait long: a signal handler may interrupt this very thread."""
+        if not self._lock.acquire(timeout=0.2):
+            return
+        try:
+            if self._open and self._last is not None:
+                self._draw(self._last)
+        finally:
+            self._lock.release()
+
+    def _draw(self, image: Image.Image) -> None:
+        size = self._size()
+        room = max(1, size.lines - len(self.legend))
+        lines = [*to_text(image, size.columns, room).split("\n"), *self.legend][: size.lines]
+        clear = "\x1b[2J" if size != self._shape else ""
+        self._shape = size
+        # No newline after the last line: at the bottom row it would scroll the picture.
+        self.stream.write(clear + "\x1b[H" + "\x1b[K\n".join(lines) + "\x1b[K\x1b[J")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Show the cursor again, on the line under the picture. Safe to call twice."""
+        with self._lock:
+            if not self._open:
+                return
+            self._open = False
+            self.stream.write("\n" + WRAP + SHOW_CURSOR)
+            self.stream.flush()
+        atexit.unregister(self.close)
 
 
 class Recorder:

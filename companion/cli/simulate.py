@@ -8,20 +8,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
 from PIL import Image
 
+from ..app.keymap import legend, play, shipped_keymap
 from ..app.script import Line, parse_script
 from ..app.simulator import Simulator
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
+from ..hw.keyboard import raw_terminal, read_keys
+from ..hw.window import Window
 from ..rules import CompanionError
 from ..storage import StateDir
+from ..storage.settings import SettingsFile
+from ..ui.catalog import DEFAULT, Catalog, catalog, languages
 from .frames import Recorder, Terminal, to_text
 
 EXIT_BAD_INPUT = 2
@@ -39,37 +47,139 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         if store is not None and args.players is not None:
             _make_room(store, args, err)
         recorder = Recorder(_path(args.frames), _path(args.gif))
-        window = _window() if args.window else None
+        words = catalog(_language(args.lang, store))
+        window = Window(words.t("window.title")) if args.window else None
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
-    draw = Terminal(out, args.pace) if out.isatty() and not args.json else None
-    sim = Simulator(
-        players=args.players,
-        board=board,
-        target=args.target,
-        fast=args.fast,
-        speed=args.speed,
-        controller=args.display,
-        on_frame=_fan_out(recorder, draw, window),
-        store=store,
-        lang=args.lang,
-    )
+    keys = lines is None and window is None and sys.stdin.isatty()
+    shown = _legend(lines, keys, window, words)
+    draw = None
     try:
-        if lines is not None:
-            sim.run(lines)
-        else:
-            _interactive(sim, err)
-    except KeyboardInterrupt:
-        pass
+        if out.isatty() and not args.json:
+            draw = Terminal(out, args.pace, shown)
+        elif shown:
+            err.write("".join(line + "\n" for line in shown))
+        sim = Simulator(
+            players=args.players,
+            board=board,
+            target=args.target,
+            fast=args.fast,
+            speed=args.speed,
+            controller=args.display,
+            on_frame=_fan_out(recorder, draw, window),
+            store=store,
+            lang=args.lang,
+        )
+        try:
+            with _signals(draw):
+                _play(sim, lines, keys, window, err)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            sim.close()
     finally:
-        sim.close()
+        if draw is not None:
+            draw.close()
+        if window is not None:
+            window.close()
     try:
         recorder.save_gif()
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
     return _report(sim, recorder, args, draw is not None, out, err)
+
+
+def _language(lang: str | None, store: StateDir | None) -> str:
+    """The legend's language: --lang, else the one saved in the state folder (the table
+    says what is wrong with a damaged file), else English."""
+    saved = None
+    if lang is None and store is not None:
+        look = SettingsFile(store.path).load(lambda _: None, languages(), set_aside=False)
+        saved = (look or {}).get("language")
+    return lang or saved or DEFAULT
+
+
+def _legend(
+    lines: list[Line] | None, keys: bool, window: Window | None, words: Catalog
+) -> list[str]:
+    """What to show under the picture: the keys, or how to type script lines."""
+    if keys or (window is not None and lines is None):
+        return legend(shipped_keymap(), words)
+    if lines is None:
+        return [words.t("keys.typed")]
+    return []
+
+
+def _play(
+    sim: Simulator, lines: list[Line] | None, keys: bool, window: Window | None, err: TextIO
+) -> None:
+    """The script, or keys from the window or the terminal, or typed script lines."""
+    if window is not None:
+        _windowed(sim, window, lines)
+    elif lines is not None:
+        sim.run(lines)
+    elif keys:
+        fd = sys.stdin.fileno()
+        with raw_terminal(fd):
+            play(sim.act, read_keys(fd), shipped_keymap())
+    else:
+        _interactive(sim, err)
+
+
+@contextmanager
+def _signals(draw: Terminal | None) -> Iterator[None]:
+    """While playing: redraw the picture when the terminal changes size, even while the
+    table is idle; on SIGTERM or SIGHUP, leave through the ``finally`` blocks that put the
+    terminal back, instead of dying with it raw and the cursor hidden."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; signals go there anyway
+        return
+    handlers = {signal.SIGTERM: _leave, signal.SIGHUP: _leave}
+    if draw is not None:
+        handlers[signal.SIGWINCH] = lambda *_: draw.redraw()
+    before = {number: signal.signal(number, handler) for number, handler in handlers.items()}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+def _leave(number: int, _frame) -> None:
+    sys.exit(128 + number)
+
+
+def _windowed(sim: Simulator, window: Window, lines: list[Line] | None) -> None:
+    """Keys typed into the window; with a script, the script runs on a thread of its own
+    while the window draws, and a quit key or closing the window ends it."""
+    keymap = shipped_keymap()
+    if lines is None:
+        play(sim.act, window.typed(), keymap)
+        return
+    failed: list[BaseException] = []
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            sim.run(lines)
+        except BaseException as e:  # told on the main thread, unless the window quit first
+            failed.append(e)
+        finally:
+            finished.set()
+            window.stop()
+
+    script = threading.Thread(target=run, name="script", daemon=True)
+    script.start()
+    for key in window.typed():
+        if key in keymap.quit:
+            break
+    quit_early = not finished.is_set()
+    sim.close()  # a script still waiting for the table stops waiting
+    script.join()
+    if failed and not quit_early:
+        raise failed[0]
 
 
 def _path(value: str | None) -> Path | None:
@@ -106,7 +216,9 @@ def _make_room(store: StateDir, args: argparse.Namespace, err: TextIO) -> None:
     err.write(f"companion simulate: the unfinished game is kept as {kept}\n")
 
 
-def _fan_out(recorder: Recorder, draw: Terminal | None, window) -> Callable[[Image.Image], None]:
+def _fan_out(
+    recorder: Recorder, draw: Terminal | None, window: Window | None
+) -> Callable[[Image.Image], None]:
     """Every frame to the recorder, and to the terminal and the window if there are any."""
 
     def on_frame(image: Image.Image) -> None:
@@ -114,7 +226,7 @@ def _fan_out(recorder: Recorder, draw: Terminal | None, window) -> Callable[[Ima
         if draw is not None:
             draw(image)
         if window is not None:
-            window.display(image.convert(window.mode))
+            window.show(image)
 
     return on_frame
 
@@ -158,17 +270,8 @@ def _script(path: str | None) -> list[Line] | None:
 
 def _interactive(sim: Simulator, err: TextIO) -> None:
     """Script lines typed at the prompt, one at a time."""
-    err.write("Type script lines (press P1 3, press OK, hold OK, wait 500); Ctrl-D ends.\n")
     for number, text in enumerate(sys.stdin, 1):
         try:
             sim.run(parse_script(text, "<stdin>", number))
         except CompanionError as e:
             err.write(f"{e}\n")
-
-
-def _window():
-    try:
-        from luma.emulator.device import pygame
-    except ImportError:
-        raise CompanionError("--window needs luma.emulator: pip install '.[window]'") from None
-    return pygame(width=128, height=64, mode="1", transform="none", scale=4)

@@ -20,7 +20,7 @@ from .timing import TABLE, Timing
 DEFAULT_PREFS = DeviceSettings()
 PADS = 6  # pads on the matrix: one per seat, at most six seats
 HOLD = 1.0  # seconds OK is held to open the menu
-MENU_ITEMS = ("back", "scores", "undo", "settings", "end")
+MENU_ITEMS = ("back", "scores", "undo", "end", "settings")
 OPTION_ITEMS = ("board", "target", "start")
 
 

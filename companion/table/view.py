@@ -111,6 +111,7 @@ class PlayerView:
 class ScoresView:
     round: int
     players: tuple[PlayerView, ...]
+    back: bool = False  # opened from the menu: OK goes back there
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +290,7 @@ def _body(flow: Flow, mode, now: float) -> Body:
         return _resolving(flow, mode)
     if isinstance(mode, Scores):
         players = tuple(PlayerView(p.vp, p.goods, len(p.hand)) for p in game.state.players)
-        return ScoresView(game.state.round, players)
+        return ScoresView(game.state.round, players, mode.back is not None)
     if isinstance(mode, Over):
         return OverView(outcome(game.state), game.record.ended)
     if isinstance(mode, Menu):

@@ -1,25 +1,26 @@
-"""Screens: the public view turned into a model, laid out, and drawn on a 1-bit canvas.
+"""Screens: the public view turned into a picture, on a canvas of any size.
 
-``screen(view, words)`` builds a ``Screen`` (data: the words and marks one frame
-shows) from ``table.public_view()``, never from the table itself, so a hidden choice
-cannot reach the panel. ``layout(screen)`` places every piece of text; ``render``
-draws that layout with pixel fonts shipped as data (luma's legacy fonts), so every
-machine draws the same pixels. The fit test checks ``layout`` for every screen.
+``screen(view, words, size)`` builds a ``Screen`` from ``table.public_view()`` (never
+from the table itself, so a hidden choice cannot reach the panel): data saying what to
+draw where, in the catalog's language. ``render(screen)`` draws it on a 1-bit canvas; it
+is a pure function of the screen, with the pixel fonts of ``font.py``. ``pieces(screen)``
+gives every piece's box, for the fit test.
+
+The main picture, while the seats choose, is the board: its three rows as tracks of the
+spaces 0..15 with their markers, each value large, and one large mark per seat. Every
+screen ends with a one-line hint saying what the host buttons do there.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass
 from itertools import zip_longest
 
-from luma.core.legacy import text as draw_text
-from luma.core.legacy import textsize
-from luma.core.legacy.font import LCD_FONT, TINY_FONT, proportional
 from PIL import Image, ImageDraw
 
 from ..rules import Beggar, Bonus, Discard, Share, Trade
 from ..table.view import (
+    BoardView,
     ChoosingView,
     ConfirmView,
     JoinView,
@@ -35,276 +36,327 @@ from ..table.view import (
 )
 from . import settings_screens
 from .catalog import Catalog
+from .font import draw_text, font, ink, width
+from .icons import SIZE as ICON
+from .icons import icon
 
-WIDTH, HEIGHT = 128, 64
-BODY = proportional(LCD_FONT)  # ink on rows 0..6 of a line
-SMALL = proportional(TINY_FONT)  # ink on rows 1..5
-LINE = 8  # body line pitch in pixels
-HEADER_RULE = 7  # the line under the board rows
-MARKS_Y = HEIGHT - 7
-MARK_STEP = WIDTH // 6
+SIZE = (128, 64)  # the SSD1306, SH1106 and SSD1309; the SSD1322 is 256×64
+WIDTH, HEIGHT = SIZE
+ROW = 12  # a board row's height
+SPACES = 16  # spaces 0..15 on every row
+MARKS_Y = 3 * ROW + 2  # the seat marks, under the rows
+MARK_H = 16
+LIST_TOP = 13  # the first line under a title
+HIGHLIGHT = 11  # a list line's pitch
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str
+    font: str  # a font name: small, body, large, huge
+    x: int
+    y: int  # the top of the font's cell
+    fill: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1, inclusive
+    fill: int | None = 1  # None: the outline only
+    outline: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """A board row: a line of 16 spaces and the marker on ``value``; ``moved``, the space
+    a marker just left (drawn hollow)."""
+
+    value: int
+    x: int
+    y: int
+    space: int  # pixels a space
+    moved: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    name: str
+    x: int
+    y: int
+
+
+Item = Text | Box | Track | Icon
 
 
 @dataclass(frozen=True)
 class Screen:
-    """Everything one frame shows, as data. A line is one or more cells (columns)."""
+    """Everything one frame shows, as data; ``notice`` is drawn over the bottom."""
 
-    title: str = ""
-    lines: tuple[tuple[str, ...], ...] = ()
-    header: str | None = None  # the board rows, while a game is on
-    # per seat: its label, and 0 waiting, 1 some cards placed, 2 locked in
-    marks: tuple[tuple[str, int], ...] | None = None
-    notice: str | None = None  # a short message over the body
-    cursor: int | None = None  # the highlighted line (options, menu)
-    big: str | None = None  # one large word or number (splash, countdown)
-    footer: str | None = None  # a line at the bottom edge (the splash's subtitle)
-    tabs: tuple[int, ...] = (2, WIDTH // 2 + 2)  # where each cell of a line starts
-
-
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """A piece of text where ``render`` draws it; ``box`` is (x0, y0, x1, y1) of its ink."""
-
-    text: str
-    font: object
-    x: int
-    y: int
-    box: tuple[int, int, int, int]
-
-
-def _placed(text: str, font, x: int, y: int) -> Placed:
-    x0, y0, x1, y1 = _ink(text, font is SMALL)
-    return Placed(text, font, x, y, (x + x0, y + y0, x + x1, y + y1))
-
-
-@lru_cache(maxsize=512)
-def _ink(text: str, small: bool) -> tuple[int, int, int, int]:
-    """The box of the pixels ``text`` lights, from its origin: exact, as drawn."""
-    font = SMALL if small else BODY
-    width, _ = textsize(text, font)
-    img = Image.new("1", (width + 8, LINE))
-    draw_text(ImageDraw.Draw(img), (0, 0), text, fill=1, font=font)
-    x0, y0, x1, y1 = img.getbbox() or (0, 0, 1, 1)
-    return x0, y0, x1 - 1, y1 - 1
-
-
-# --- layout and drawing --------------------------------------------------------------
-
-
-def body_top(screen: Screen) -> int:
-    top = HEADER_RULE + 2 if screen.header is not None else 1
-    return top + LINE + 1 if screen.title else top
-
-
-def capacity(screen: Screen) -> int:
-    """How many body lines fit between the title and the marks (or the bottom)."""
-    bottom = MARKS_Y - 1 if screen.marks is not None else HEIGHT
-    return (bottom - body_top(screen) + 1) // LINE
-
-
-NOTICE_Y = HEIGHT - 18
-
-
-def notice_piece(screen: Screen) -> Placed | None:
-    """The notice, drawn on a box of its own over the body (so it may cover other text)."""
-    return _placed(screen.notice, BODY, 3, NOTICE_Y) if screen.notice else None
-
-
-def layout(screen: Screen) -> tuple[Placed, ...]:
-    """Every piece of text of ``screen`` with its place, the notice aside."""
-    out = []
-    if screen.header is not None:
-        out.append(_placed(screen.header, SMALL, 0, 0))
-    y = HEADER_RULE + 2 if screen.header is not None else 1
-    if screen.title:
-        out.append(_placed(screen.title, BODY, 0, y))
-    top = body_top(screen)
-    for i, cells in enumerate(screen.lines):
-        for x, cell in zip(screen.tabs, cells, strict=False):
-            if cell:
-                out.append(_placed(cell, BODY, x, top + i * LINE))
-    if screen.footer:
-        out.append(_placed(screen.footer, BODY, 2, HEIGHT - LINE))
-    if screen.marks is not None:
-        for seat, (label, _) in enumerate(screen.marks):
-            out.append(_placed(label, SMALL, seat * MARK_STEP, MARKS_Y))
-    return tuple(out)
-
-
-def render(screen: Screen) -> Image.Image:
-    """Draw a screen model: a pure function of it."""
-    img = Image.new("1", (WIDTH, HEIGHT))
-    draw = ImageDraw.Draw(img)
-    if screen.header is not None:
-        draw.line((0, HEADER_RULE, WIDTH - 1, HEADER_RULE), fill=1)
-    top = body_top(screen)
-    if screen.cursor is not None and screen.cursor < len(screen.lines):
-        y = top + screen.cursor * LINE
-        draw.rectangle((0, y - 1, WIDTH - 1, y + LINE - 1), fill=1)
-    for piece in layout(screen):
-        on_cursor = screen.cursor is not None and piece.y == top + screen.cursor * LINE
-        draw_text(draw, (piece.x, piece.y), piece.text, fill=0 if on_cursor else 1, font=piece.font)
-    if screen.big is not None:
-        x, y, _, _ = big_box(screen)
-        draw.bitmap((x, y), _big_glyphs(screen.big), fill=1)
-    if screen.marks is not None:
-        _marks(draw, screen.marks)
-    if screen.notice:
-        y = NOTICE_Y
-        draw.rectangle((0, y - 2, WIDTH - 1, y + LINE), fill=0, outline=1)
-        draw_text(draw, (3, y), screen.notice, fill=1, font=BODY)
-    return img
-
-
-def _marks(draw: ImageDraw.ImageDraw, marks: tuple[tuple[str, int], ...]) -> None:
-    """One mark per seat at a fixed place, so a seat's change redraws only its own:
-    an empty box while waiting, a dot once some cards are placed, filled when locked."""
-    for seat, (_, mark) in enumerate(marks):
-        x = seat * MARK_STEP + 10
-        draw.rectangle((x, MARKS_Y, x + 5, MARKS_Y + 5), fill=1 if mark == 2 else 0, outline=1)
-        if mark == 1:
-            draw.rectangle((x + 2, MARKS_Y + 2, x + 3, MARKS_Y + 3), fill=1)
-
-
-def _big_glyphs(word: str) -> Image.Image:
-    """A word at the largest whole scale (up to 3) that fits the width."""
-    small = Image.new("1", (WIDTH, LINE))
-    draw_text(ImageDraw.Draw(small), (0, 0), word, fill=1, font=BODY)
-    box = small.getbbox() or (0, 0, 1, 1)
-    width, height = box[2] - box[0], box[3] - box[1]
-    scale = max(1, min(3, (WIDTH - 4) // width))
-    return small.crop(box).resize((width * scale, height * scale))
-
-
-def big_box(screen: Screen) -> tuple[int, int, int, int] | None:
-    """Where the big word goes: centred, below the body lines (alone: mid-screen)."""
-    if screen.big is None:
-        return None
-    glyphs = _big_glyphs(screen.big)
-    x = (WIDTH - glyphs.width) // 2
-    if screen.lines or screen.title:
-        y = body_top(screen) + len(screen.lines) * LINE + 2
-    else:
-        y = (HEIGHT - LINE - glyphs.height) // 2
-    return (x, y, x + glyphs.width - 1, y + glyphs.height - 1)
+    size: tuple[int, int]
+    items: tuple[Item, ...]
+    notice: str | None = None
 
 
 # --- from the view to a screen --------------------------------------------------------
 
 
-def screen(view: View, words: Catalog) -> Screen:
-    """The screen for a public view, in the catalog's language."""
-    kind = type(view.body)
-    if kind in settings_screens.BUILDERS:
-        built = Screen(**settings_screens.BUILDERS[kind](view.body, words))
-    else:
-        built = _BUILDERS[kind](view.body, words)
-    header = _header(view, words) if view.board is not None else None
+def screen(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Screen:
+    """The screen for a public view, in the catalog's language, on a ``size`` canvas."""
+    w = size[0]
+    build = _BUILDERS.get(type(view.body), _settings)
+    items, hint, right = build(view, words, w)
     notice = None
     if view.notice is not None:
         key, values = view.notice
-        shown = {k: words.seat(v) if k == "seat" else v for k, v in values}
-        notice = words.t(key, **shown)
-    return replace(built, header=header, notice=notice)
+        notice = words.t(key, **{k: words.seat(v) if k == "seat" else v for k, v in values})
+    return Screen(size, (*items, *_hint(words.t(hint), right, size)), notice)
 
 
-def draw(view: View, words: Catalog) -> Image.Image:
-    return render(screen(view, words))
+def draw(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Image.Image:
+    return render(screen(view, words, size))
 
 
-def splash(words: Catalog) -> Screen:
-    return Screen(big=words.t("screen.splash"), footer=words.t("screen.splash_sub"))
-
-
-def _header(view: View, words: Catalog) -> str:
-    rows, rate = view.board.rows, view.board.rate
-    rate_text = str(rate) if rate is not None else "-"
-    if not view.board.verified:
-        rate_text += "?"
-    return words.t(
-        "screen.header", vp=rows.vp, goods=rows.goods, trader=rows.trader, rate=rate_text
+def splash(words: Catalog, size: tuple[int, int] = SIZE) -> Screen:
+    width_, height = size
+    title, sub = words.t("screen.splash"), words.t("screen.splash_sub")
+    top = (height - 16 - 12) // 2
+    return Screen(
+        size, (_centred(title, "large", top, width_), _centred(sub, "body", top + 18, width_))
     )
 
 
-def _one_per_line(items: list[str]) -> tuple[tuple[str, ...], ...]:
-    return tuple((item,) for item in items)
+# --- pieces every screen uses -------------------------------------------------------
 
 
-def _columns(items: list[str], room: int) -> tuple[tuple[str, ...], ...]:
-    """One item to a line when they fit ``room`` lines, else two columns."""
-    if len(items) <= room:
-        return _one_per_line(items)
-    return tuple(zip_longest(items[::2], items[1::2], fillvalue=""))
+def _text(text: str, name: str, x: int, y: int, fill: int = 1) -> Text:
+    return Text(text, name, x, y, fill)
 
 
-def _resume(body: ResumeView, w: Catalog) -> Screen:
-    lines = (
-        w.t("screen.resume_game", players=body.players, n=body.rounds),
-        w.t("screen.resume_backup") if body.backup else "",
-        w.t("screen.resume_ok"),
-        w.t("screen.resume_new"),
-    )
-    return Screen(w.t("screen.resume"), _one_per_line(list(lines)))
+def _centred(text: str, name: str, y: int, w: int) -> Text:
+    return Text(text, name, max(0, (w - width(text, font(name))) // 2), y)
 
 
-def _join(body: JoinView, w: Catalog) -> Screen:
-    lines = [w.t("screen.join_hint"), w.t("screen.join_ok", n=sum(body.joined))]
-    marks = tuple((w.seat(pad), 2 if joined else 0) for pad, joined in enumerate(body.joined))
-    return Screen(w.t("screen.join"), _one_per_line(lines), marks=marks)
+def _right(text: str, name: str, right: int, y: int) -> Text:
+    """``text`` ending at x = ``right`` (its last cell's last column)."""
+    return Text(text, name, right + 1 - width(text, font(name)), y)
 
 
-def _options(body: OptionsView, w: Catalog) -> Screen:
+def _fitting(text: str, room: int, names: tuple[str, ...] = ("body", "small")) -> str:
+    """The first font in which ``text`` fits ``room`` pixels (else the last)."""
+    return next((n for n in names if width(text, font(n)) <= room), names[-1])
+
+
+def _hint(text: str, right: str | None, size: tuple[int, int]) -> list[Item]:
+    """The bottom line: what the host buttons do here, and a fact on the right."""
+    w, h = size
+    y = h - font("small").height
+    items: list[Item] = [_text(text, "small", 0, y)]
+    if right and width(text, font("small")) + 6 + width(right, font("small")) <= w:
+        items.append(_right(right, "small", w - 1, y))
+    return items
+
+
+def _title(text: str, w: int) -> Text:
+    return _text(text, _fitting(text, w), 0, 0)
+
+
+def _lines(texts: list[str], w: int, top: int = LIST_TOP, pitch: int = HIGHLIGHT) -> list[Item]:
+    return [_text(t, _fitting(t, w), 0, top + i * pitch) for i, t in enumerate(texts)]
+
+
+def _list(texts: list[str], cursor: int, w: int) -> list[Item]:
+    """Items one a line under the title, the cursor's inverted; a window of them that
+    keeps the cursor in sight when they do not all fit."""
+    room = (HEIGHT - font("small").height - LIST_TOP) // HIGHLIGHT
+    first = min(max(0, cursor - room + 1), max(0, len(texts) - room))
+    items: list[Item] = []
+    for i, text in enumerate(texts[first : first + room]):
+        y = LIST_TOP + i * HIGHLIGHT
+        chosen = first + i == cursor
+        if chosen:
+            items.append(Box((0, y - 1, w - 1, y + HIGHLIGHT - 2)))
+        items.append(_text(text, _fitting(text, w - 4), 2, y - 1, fill=0 if chosen else 1))
+    return items
+
+
+def _columns(full: list[str], short: list[str], w: int, top: int, room: int) -> list[Item]:
+    """Lines of text in one column if they fit it (the long forms, else the short), else
+    in two columns, each line long where it fits a column and short where not."""
+    body = font("body")
+    if len(full) <= room:
+        for texts in (full, short):
+            if all(width(t, body) <= w for t in texts):
+                return _lines(texts, w, top, 10)
+    half = w // 2 - 2
+    texts = [f if width(f, body) <= half else t for f, t in zip(full, short, strict=True)]
+    items: list[Item] = []
+    for i, (a, b) in enumerate(zip_longest(texts[::2], texts[1::2], fillvalue="")):
+        y = top + i * 10
+        items.append(_text(a, _fitting(a, half), 0, y))
+        if b:
+            items.append(_text(b, _fitting(b, half), w // 2 + 2, y))
+    return items
+
+
+# --- the board -----------------------------------------------------------------------
+
+
+def _space(w: int) -> int:
+    """Pixels a space: the track leaves room for the icon, the value and the rate."""
+    return max(4, (w - 32 - 30) // SPACES)
+
+
+def _row(name: str, value: int, y: int, w: int, moved: int | None = None) -> list[Item]:
+    """One board row: its picture, its value large, its track."""
+    large = font("large")
+    return [
+        Icon(name, 0, y + 2),
+        _right(str(value), "large", 29, y - 2 - (large.height - 16)),
+        Track(value, 32, y, _space(w), moved),
+    ]
+
+
+def _rate(board: BoardView, w: int, y: int) -> list[Item]:
+    """The rate on the trader marker's space, ``?`` while the shipped table is unverified."""
+    rate = board.rate
+    text = "-" if rate is None else f"{rate.goods}:{rate.vp}"
+    if not board.verified:
+        text += "?"
+    x = 32 + SPACES * _space(w) + 2
+    return [_text(text, _fitting(text, w - x), x, y)]
+
+
+def _board(board: BoardView, w: int) -> list[Item]:
+    """The three rows, stacked: VP, goods, trader (as on the board)."""
+    items: list[Item] = []
+    moved = dict([board.moved]) if board.moved else {}
+    for i, name in enumerate(("vp", "goods", "trader")):
+        items += _row(name, getattr(board.rows, name), i * ROW, w, moved.get(name))
+    return items + _rate(board, w, 2 * ROW)
+
+
+def _marks(labels: list[str], placed: list[int], need: int, w: int) -> list[Item]:
+    """One large mark per seat, at a place of its own: an empty box while waiting, a
+    filled pip for each card placed (how many, never which), inverted once locked in."""
+    cell = w // max(len(labels), 1)
+    box_w = min(cell - 4, 36)
+    items: list[Item] = []
+    for i, (label, n) in enumerate(zip(labels, placed, strict=True)):
+        x0, y0 = i * cell + (cell - box_w) // 2, MARKS_Y
+        locked = n >= need if need else n > 0  # need 0: seated or not, no pips
+        items.append(Box((x0, y0, x0 + box_w - 1, y0 + MARK_H - 1), 1 if locked else 0, 1))
+        items.append(_centred_in(label, x0, box_w, y0 + 1, 0 if locked else 1))
+        pip_x = x0 + (box_w - (need * 6 - 2)) // 2
+        for k in range(need):
+            filled = k < n
+            fill = (0 if locked else 1) if filled else None
+            outline = 0 if locked else 1
+            items.append(Box((pip_x + 6 * k, y0 + 11, pip_x + 6 * k + 3, y0 + 13), fill, outline))
+    return items
+
+
+def _centred_in(text: str, x0: int, w: int, y: int, fill: int) -> Text:
+    name = _fitting(text, w - 2)
+    return Text(text, name, x0 + (w - width(text, font(name))) // 2, y, fill)
+
+
+# --- the screens ---------------------------------------------------------------------
+
+
+Built = tuple[list[Item], str, str | None]  # the items, the hint's key, the hint's right
+
+
+def _resume(view: View, w: Catalog, width_: int) -> Built:
+    body: ResumeView = view.body
+    lines = [w.t("screen.resume_game", players=body.players, n=body.rounds)]
+    if body.backup:
+        lines.append(w.t("screen.resume_backup"))
+    return [_title(w.t("screen.resume"), width_), *_lines(lines, width_)], "hint.resume", None
+
+
+def _join(view: View, w: Catalog, width_: int) -> Built:
+    body: JoinView = view.body
+    labels = [w.seat(pad) for pad in range(len(body.joined))]
+    seated = [1 if j else 0 for j in body.joined]
+    say = w.t("screen.join_hint")
+    items = [_title(w.t("screen.join"), width_), _text(say, _fitting(say, width_), 0, 14)]
+    right = w.t("screen.seated", n=sum(body.joined))
+    return [*items, *_marks(labels, seated, 0, width_)], "hint.join", right
+
+
+def _options(view: View, w: Catalog, width_: int) -> Built:
+    body: OptionsView = view.body
     name = w.t(f"board.{body.board}") if body.board else w.t("board.custom")
     if not body.verified:
         name += "?"
     values = {"board": name, "target": body.target}
     lines = [w.t(f"screen.option.{item}", **values) for item in body.items]
-    return Screen(w.t("screen.options"), _one_per_line(lines), cursor=body.cursor)
+    item = body.items[body.cursor]
+    hint = "hint.start" if item == "start" else "hint.option_first" if body.first else "hint.option"
+    items = [_title(w.t("screen.options"), width_), *_list(lines, body.cursor, width_)]
+    return items, hint, None
 
 
-def _choosing(body: ChoosingView, w: Catalog) -> Screen:
-    marks = tuple(
-        (w.seat(seat), 0 if n == 0 else 2 if n == body.need else 1)
-        for seat, n in enumerate(body.placed)
-    )
-    title = w.t("screen.round", n=body.round)
+def _choosing(view: View, w: Catalog, width_: int) -> Built:
+    body: ChoosingView = view.body
+    items = _board(view.board, width_)
+    round_ = w.t("screen.round", n=body.round)
     if body.countdown is not None:
-        return Screen(title, ((w.t("screen.countdown"),),), marks=marks, big=str(body.countdown))
-    return Screen(title, ((w.t("screen.choose", n=body.need),),), marks=marks)
+        say = w.t("screen.countdown")
+        x = (width_ - width(say, font("body")) - 4 - 8) // 2
+        items += [
+            _text(say, "body", x, MARKS_Y),
+            _text(str(body.countdown), "large", x + width(say, font("body")) + 4, MARKS_Y - 3),
+        ]
+        return items, "hint.countdown", round_
+    labels = [w.seat(s) for s in range(len(body.placed))]
+    items += _marks(labels, list(body.placed), body.need, width_)
+    hint = "hint.supply" if view.phase.value == "supply" else "hint.choose"
+    return items, hint, round_
 
 
-def _reveal(body: RevealView, w: Catalog) -> Screen:
-    lines = [
-        f"{w.seat(seat)} {' '.join(w.short_card(c) for c in cards)}"
-        for seat, cards in enumerate(body.plays)
+def _reveal(view: View, w: Catalog, width_: int) -> Built:
+    body: RevealView = view.body
+    full = [
+        f"{w.seat(s)} {' '.join(w.card(c) for c in cards)}" for s, cards in enumerate(body.plays)
     ]
-    return Screen(w.t("screen.reveal"), _columns(lines, 5))
+    short = [
+        f"{w.seat(s)} {' '.join(w.short_card(c) for c in cards)}"
+        for s, cards in enumerate(body.plays)
+    ]
+    items = [_title(w.t("screen.reveal"), width_), *_columns(full, short, width_, LIST_TOP, 4)]
+    return items, "hint.next", w.t("screen.round", n=body.round)
 
 
-def _step(body: StepView, w: Catalog) -> Screen:
+def _step(view: View, w: Catalog, width_: int) -> Built:
+    body: StepView = view.body
     step = body.step
     times = w.t("screen.times", n=len(step.gains)) if len(step.gains) > 1 else ""
-    title = w.card(step.card) + times if step.card else ""
-    extra: list[str] = []
-    if isinstance(step, Share):
-        row = w.t(f"screen.row.{step.row.value}")
-        extra.append(w.t("screen.row_move", row=row, before=step.before, after=step.after))
-    elif isinstance(step, Trade):
-        key = "screen.marker" if step.pushback else "screen.marker_on"
-        extra.append(w.t(key, before=step.before, space=step.space))
-    elif isinstance(step, Beggar):
-        extra.append(w.t("screen.take_back"))
-    elif isinstance(step, Bonus):
-        extra.append(w.t("screen.not_from_board"))
-    elif isinstance(step, Discard):
+    title = w.card(step.card) + times if step.card else w.t("screen.discard")
+    items: list[Item] = [_title(title, width_)]
+    top = LIST_TOP
+    if isinstance(step, Share | Trade) and view.board is not None:
+        name = step.row.value if isinstance(step, Share) else "trader"
+        moved = view.board.moved[1] if view.board.moved else None
+        items += _row(name, getattr(view.board.rows, name), top, width_, moved)
+        if name == "trader":
+            items += _rate(view.board, width_, top)
+        top += ROW + 2
+    room = (HEIGHT - font("small").height - top) // 10
+    if isinstance(step, Discard):
         seats = " ".join(w.seat(s) for s, _ in step.cards)
-        lines = ((w.t("screen.discards"),), (seats,))
-        return Screen(w.t("screen.discard"), lines)
-    gains = _gains(step, w, short=len(step.gains) > 5 - len(extra))
-    lines = _columns(gains, 5 - len(extra))
-    if isinstance(step, Trade):
-        return Screen(title, (*_one_per_line(extra), *lines))
-    return Screen(title, (*lines, *_one_per_line(extra)))
+        items += _lines([w.t("screen.discards"), seats], width_, top, 10)
+    else:
+        full, short = _gains(step, w, False), _gains(step, w, True)
+        extra = []
+        if isinstance(step, Beggar):
+            extra = [w.t("screen.take_back")]
+        elif isinstance(step, Bonus):
+            extra = [w.t("screen.not_from_board")]
+        items += _columns(full, short, width_, top, room - len(extra))
+        used = len(full) if len(full) <= room - len(extra) else (len(full) + 1) // 2
+        items += _lines(extra, width_, top + used * 10, 10)
+    return items, "hint.next", w.t("screen.round", n=body.round)
 
 
 def _gains(step, w: Catalog, short: bool) -> list[str]:
@@ -317,55 +369,102 @@ def _gains(step, w: Catalog, short: bool) -> list[str]:
         elif g.vp or (isinstance(step, Bonus) and step.in_vp):
             out.append(w.t("screen.gain_vp", seat=seat, n=g.vp))
         else:
-            out.append(w.t("screen.gain_goods", seat=seat, n=g.goods))
+            key = "screen.gain_goods_short" if short else "screen.gain_goods"
+            out.append(w.t(key, seat=seat, n=g.goods))
     return out
 
 
-def _trade(body: TradeView, w: Catalog) -> Screen:
-    rates = " ".join(str(r) for r in body.rates[:3])
-    lines = [
-        w.t("screen.trade_rates", space=body.space, rates=rates),
-        w.t("screen.trade_offer", spent=body.spent, held=body.held),
-        w.t("screen.trade_vp", vp=body.vp),
-        w.t("screen.trade_keys"),
-    ]
-    return Screen(w.t("screen.trade", seat=w.seat(body.seat)), _one_per_line(lines), cursor=1)
+def _trade(view: View, w: Catalog, width_: int) -> Built:
+    body: TradeView = view.body
+    title = w.t("screen.trade", seat=w.seat(body.seat))
+    held = w.t("screen.trade_held", n=body.held)
+    items: list[Item] = [_title(title, width_)]
+    if width(title, font("body")) + 6 + width(held, font("small")) <= width_:
+        items.append(_right(held, "small", width_ - 1, 2))
+    items += _row("trader", body.space, LIST_TOP, width_)
+    board = BoardView(view.board.rows, body.rates[0] if body.rates else None, view.board.verified)
+    items += _rate(board, width_, LIST_TOP)
+    if body.spent:
+        offer = w.t("screen.trade_offer", spent=body.spent)
+        buys = w.t("screen.trade_buys", vp=body.vp)
+    else:
+        offer, buys = w.t("screen.no_trade"), w.t("screen.trade_keeps", n=body.held)
+    whole = f"{offer} {buys}"
+    if width(whole, font("body")) <= width_:
+        items.append(_text(whole, "body", 0, 29))
+    else:  # the VP it buys large, on a line of its own
+        big = ("large", "body", "small") if body.spent else ("body", "small")
+        items += [
+            _text(offer, _fitting(offer, width_), 0, 27),
+            _text(buys, _fitting(buys, width_, big), 0, 36 if body.spent else 38),
+        ]
+    return items, "hint.trade", None
 
 
-SCORE_TABS = (2, 40, 62, 98)  # seat, VP, goods, cards in hand
+def _scores(view: View, w: Catalog, width_: int) -> Built:
+    """A line per seat: VP and goods large, cards in hand; two columns past three seats,
+    with a rule between them."""
+    body: ScoresView = view.body
+    n = len(body.players)
+    columns = 1 if n <= 3 else 2
+    col_w = width_ // columns
+    items: list[Item] = []
+    if columns == 2:
+        items.append(Box((col_w - 1, 0, col_w - 1, HEIGHT - font("small").height - 2)))
+    for c in range(columns):
+        x = c * col_w + (2 if c else 0)
+        items += [Icon("vp", x + 20, 0), Icon("goods", x + 40, 0), Icon("hand", x + 53, 0)]
+    pitch = 13 if columns == 2 or n == 3 else 16
+    for s, p in enumerate(body.players):
+        c = s % columns if columns == 2 else 0
+        x, y = c * col_w + (2 if c else 0), 9 + (s // columns) * pitch
+        items += [
+            _text(w.seat(s), "body", x, y),
+            _right(str(p.vp), "large", x + 29, y - 3),
+            _right(str(p.goods), "large", x + 49, y - 3),
+            _right(str(p.cards), "body", x + 59, y),
+        ]
+    hint = "hint.back" if body.back else "hint.scores"
+    return items, hint, w.t("screen.round", n=body.round)
 
 
-def _scores(body: ScoresView, w: Catalog) -> Screen:
-    """A table: the round and the column names on top, a line per seat below."""
-    heading = (
-        w.t("screen.scores", n=body.round),
-        w.t("screen.score.vp"),
-        w.t("screen.score.goods"),
-        w.t("screen.score.cards"),
-    )
-    lines = [(w.seat(s), str(p.vp), str(p.goods), str(p.cards)) for s, p in enumerate(body.players)]
-    return Screen(lines=(heading, *lines), tabs=SCORE_TABS)
-
-
-def _over(body: OverView, w: Catalog) -> Screen:
+def _over(view: View, w: Catalog, width_: int) -> Built:
+    body: OverView = view.body
     end = body.outcome
-    lines = [
-        w.t("screen.place", place=place, seat=w.seat(s), vp=end.vp[s])
-        for place, seats in end.places
-        for s in seats
-    ]
-    title = w.t("screen.winner" if len(end.winners) == 1 else "screen.shared")
-    return Screen(title, (*_columns(lines, 4), (w.t("screen.new_game"),)))
+    if len(end.winners) == 1:
+        title = w.t("screen.winner", seat=w.seat(end.winners[0]))
+    else:
+        title = w.t("screen.shared")
+    places = [(place, s) for place, seats in end.places for s in seats]
+    columns = 1 if len(places) <= 3 else 2
+    col_w = width_ // columns
+    items: list[Item] = [_title(title, width_)]
+    for i, (place, s) in enumerate(places):
+        x, y = (i % columns) * col_w, LIST_TOP + 1 + (i // columns) * 13
+        if columns == 1:
+            x, y = 0, LIST_TOP + 1 + i * 13
+        label = f"{place}.{w.seat(s)}"
+        items += [_text(label, "body", x, y), _right(str(end.vp[s]), "large", x + 47, y - 3)]
+        items.append(Icon("vp", x + 50, y + 3))
+    return items, "hint.over", None
 
 
-def _menu(body: MenuView, w: Catalog) -> Screen:
+def _menu(view: View, w: Catalog, width_: int) -> Built:
+    body: MenuView = view.body
     lines = [w.t(f"screen.menu.{item}") for item in body.items]
-    return Screen(w.t("screen.menu"), _one_per_line(lines), cursor=body.cursor)
+    hint = "hint.menu_first" if body.cursor == 0 else "hint.menu"
+    return [_title(w.t("screen.menu"), width_), *_list(lines, body.cursor, width_)], hint, None
 
 
-def _confirm(body: ConfirmView, w: Catalog) -> Screen:
-    lines = [*w.t(f"screen.confirm.{body.action}").split("\n"), "", w.t("screen.confirm_keys")]
-    return Screen(w.t("screen.confirm"), _one_per_line(lines))
+def _confirm(view: View, w: Catalog, width_: int) -> Built:
+    body: ConfirmView = view.body
+    if body.action == "undo":
+        key = "screen.confirm.undo_end" if body.ended else "screen.confirm.undo"
+        title = w.t("screen.confirm_undo", n=body.rounds)
+    else:
+        key, title = "screen.confirm.end", w.t("screen.confirm")
+    lines = w.t(key, n=body.rounds).split("\n")
+    return [_title(title, width_), *_lines(lines, width_)], "hint.confirm", None
 
 
 _BUILDERS = {
@@ -381,3 +480,99 @@ _BUILDERS = {
     MenuView: _menu,
     ConfirmView: _confirm,
 }
+
+
+def _settings(view: View, w: Catalog, width_: int) -> Built:
+    """The settings, the rates editor and its question (``settings_screens``), laid out
+    as the menu is."""
+    page = settings_screens.BUILDERS[type(view.body)](view.body, w)
+    lines = list(page.lines)
+    listed = _lines(lines, width_) if page.cursor is None else _list(lines, page.cursor, width_)
+    return [_title(page.title, width_), *listed], page.hint, None
+
+
+# --- drawing ------------------------------------------------------------------------
+
+
+def render(screen: Screen) -> Image.Image:
+    """Draw a screen: a pure function of it."""
+    image = Image.new("1", screen.size)
+    canvas = ImageDraw.Draw(image)
+    for item in screen.items:
+        _DRAW[type(item)](canvas, image, item)
+    if screen.notice:
+        w, h = screen.size
+        canvas.rectangle((0, MARKS_Y - 1, w - 1, h - 1), fill=0, outline=1)
+        text = screen.notice
+        name = _fitting(text, w - 6)
+        draw_text(canvas, (3, (MARKS_Y + h - font(name).height) // 2), text, font(name))
+    return image
+
+
+def _draw_text(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Text) -> None:
+    draw_text(canvas, (item.x, item.y), item.text, font(item.font), item.fill)
+
+
+def _draw_box(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Box) -> None:
+    canvas.rectangle(item.box, fill=item.fill, outline=item.outline)
+
+
+def _draw_icon(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Icon) -> None:
+    canvas.bitmap((item.x, item.y), icon(item.name), fill=1)
+
+
+def _draw_track(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Track) -> None:
+    """A line with a dot under every space and a tick at 0, 5, 10 and 15; the marker a
+    bar standing on its space."""
+    x, y, sp = item.x, item.y, item.space
+    base = y + ROW - 3
+    canvas.line((x, base, x + SPACES * sp - 1, base), fill=1)
+    marker = min(sp - 1, 5)
+    for space in range(SPACES):
+        centre = x + space * sp + sp // 2
+        canvas.point((centre, base + 2), fill=1)
+        if space % 5 == 0:
+            canvas.line((centre, base - 1, centre, base + 2), fill=1)
+    if item.moved is not None and item.moved != item.value:
+        left = x + item.moved * sp + (sp - marker) // 2
+        canvas.rectangle((left, y + 1, left + marker - 1, base - 2), outline=1)
+    left = x + item.value * sp + (sp - marker) // 2
+    canvas.rectangle((left, y, left + marker - 1, base - 1), fill=1)
+
+
+_DRAW = {Text: _draw_text, Box: _draw_box, Icon: _draw_icon, Track: _draw_track}
+
+
+# --- for the fit test ----------------------------------------------------------------
+
+
+def pieces(screen: Screen) -> list[tuple[Item, tuple[int, int, int, int]]]:
+    """Every text, icon and track with the box (x0, y0, x1, y1, inclusive) of what it
+    lights; boxes (backgrounds) are left out. Nothing may leave the canvas, and no two
+    of these may touch."""
+    out = []
+    for item in screen.items:
+        if isinstance(item, Text):
+            box = ink(item.text, font(item.font))
+            if box is not None:
+                x0, y0, x1, y1 = box
+                out.append((item, (item.x + x0, item.y + y0, item.x + x1 - 1, item.y + y1 - 1)))
+        elif isinstance(item, Icon):
+            out.append((item, (item.x, item.y, item.x + ICON - 1, item.y + ICON - 1)))
+        elif isinstance(item, Track):
+            out.append((item, (item.x, item.y, item.x + SPACES * item.space - 1, item.y + ROW - 1)))
+    return out
+
+
+def notice_box(screen: Screen) -> tuple[int, int, int, int] | None:
+    """The notice's text box, drawn over everything else (so it may cover other pieces)."""
+    if not screen.notice:
+        return None
+    w, h = screen.size
+    name = _fitting(screen.notice, w - 6)
+    y = (MARKS_Y + h - font(name).height) // 2
+    x0, y0, x1, y1 = ink(screen.notice, font(name))
+    return (3 + x0, y + y0, 3 + x1 - 1, y + y1 - 1)
+
+
+__all__ = ["HEIGHT", "SIZE", "WIDTH", "Screen", "draw", "pieces", "render", "screen", "splash"]

@@ -1,59 +1,54 @@
 """The settings screens: the list of the device's settings, your board's rates editor,
-and "Discard changes?". Each is a title, the items with the cursor, and a one-line hint
-of what ◀ OK ▶ do there; a list longer than the screen scrolls with the cursor.
+and "Discard changes?". Each is a title, its lines (the cursor's inverted, a window of
+them that keeps the cursor in sight) and a hint of what ◀ OK ▶ do there.
 
-A builder gives the fields of ``screens.Screen`` (``screens`` imports this module, so
-this one does not import it back): ``Screen(**fields)`` is the frame."""
+A builder gives a ``Page``, the words only: ``screens`` (which imports this module, so
+this one does not import it back) lays it out as it lays out the menu.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..rules import Rate
 from ..table.view import DiscardView, RatesView, SettingsView
 from .catalog import Catalog, language_names
 
-Fields = dict[str, object]
-ROOM = 5  # list lines between the title and the hint
-RATE_TABS = (2, 64)  # the space, its rate
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    title: str
+    lines: tuple[str, ...]
+    cursor: int | None  # None: plain lines, no cursor
+    hint: str  # a catalog key
 
 
-def settings_screen(body: SettingsView, w: Catalog) -> Fields:
-    lines = [w.t(f"screen.setting.{item}", value=_value(body, item, w)) for item in body.items]
-    first, cursor = _window(len(lines), body.cursor)
+def settings_page(body: SettingsView, w: Catalog) -> Page:
+    lines = tuple(w.t(f"screen.setting.{i}", value=_value(body, i, w)) for i in body.items)
     item = body.items[body.cursor]
-    hint = item if item in ("rates", "back") else "value"
-    return dict(
-        title=w.t("screen.settings"),
-        lines=tuple((line,) for line in lines[first : first + ROOM]),
-        cursor=cursor,
-        footer=w.t(f"screen.settings_hint.{hint}"),
-    )
+    if item in ("rates", "back"):
+        hint = f"hint.settings_{item}"
+    else:  # as the options: ◀ on an item's first value goes back
+        hint = "hint.setting_first" if body.first else "hint.setting"
+    return Page(w.t("screen.settings"), lines, body.cursor, hint)
 
 
-def rates_screen(body: RatesView, w: Catalog) -> Fields:
-    spaces = [
-        (w.t("screen.rates_space", space=space), _rate(rate, w))
+def rates_page(body: RatesView, w: Catalog) -> Page:
+    lines = tuple(
+        w.t("screen.rates_line", space=space, rate=_rate(rate, w))
         for space, rate in enumerate(body.rates)
-    ]
-    first, cursor = _window(len(spaces), body.space)
+    )
     last = body.space == len(body.rates) - 1
-    return dict(
-        title=w.t("screen.rates"),
-        lines=tuple(spaces[first : first + ROOM]),
-        cursor=cursor,
-        footer=w.t("screen.rates_hint_last" if last else "screen.rates_hint"),
-        tabs=RATE_TABS,
+    return Page(w.t("screen.rates"), lines, body.space, "hint.rates_last" if last else "hint.rates")
+
+
+def discard_page(body: DiscardView, w: Catalog) -> Page:
+    return Page(
+        w.t("screen.discard_rates"), (w.t("screen.discard_rates_text"),), None, "hint.confirm"
     )
 
 
-def discard_screen(body: DiscardView, w: Catalog) -> Fields:
-    return dict(
-        title=w.t("screen.discard_rates"),
-        lines=((w.t("screen.discard_rates_text"),),),
-        footer=w.t("screen.discard_rates_keys"),
-    )
-
-
-BUILDERS = {SettingsView: settings_screen, RatesView: rates_screen, DiscardView: discard_screen}
+BUILDERS = {SettingsView: settings_page, RatesView: rates_page, DiscardView: discard_page}
 
 
 def _value(body: SettingsView, item: str, w: Catalog) -> object:
@@ -69,10 +64,3 @@ def _value(body: SettingsView, item: str, w: Catalog) -> object:
 
 def _rate(rate: Rate | None, w: Catalog) -> str:
     return w.t("screen.rates_none") if rate is None else str(rate)
-
-
-def _window(length: int, cursor: int) -> tuple[int, int]:
-    """The first line shown, keeping the cursor mid-screen where it can, and the
-    cursor's line on screen."""
-    first = max(0, min(cursor - ROOM // 2, length - ROOM))
-    return first, cursor - first
