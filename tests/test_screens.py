@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import BOARDS, Driver, fast_game, until
 from PIL import Image
 
+from companion.game.settings import DeviceSettings
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.events import HostKey, PadDown
 from companion.table.state import MENU_ITEMS
@@ -53,6 +55,22 @@ def build() -> dict[str, Screen]:
     setup.ok()
     setup.key(HostKey.RIGHT)
     shots["options"] = shot(setup)
+
+    setup.key(HostKey.OK, long=True)  # the settings, before a game
+    shots["settings"] = shot(setup)
+    for _ in range(5):  # on to the contrast
+        setup.ok()
+    setup.key(HostKey.RIGHT)  # contrast 8 -> 9
+    setup.ok()
+    setup.ok()  # OK on "Your board's rates": the editor, on space 0
+    setup.key(HostKey.RIGHT)
+    shots["rates"] = shot(setup)
+    setup.key(HostKey.LEFT)  # none again
+    setup.ok()
+    for _ in range(5):  # space 1: 3:1 down to none, then back to space 0
+        setup.key(HostKey.LEFT)
+    setup.key(HostKey.LEFT)  # out, with space 1 changed: asks first
+    shots["discard"] = shot(setup)
 
     table = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
     shots["supply"] = shot(table)
@@ -245,11 +263,49 @@ def test_every_screen_fits_the_canvas(players, lang, size):
     shown = [drawn(name, size, words) for name in [*SHOTS, "splash"]]
     for seed in range(2):
         shown += every_screen(players, seed, words, size)
+    shown += every_settings_screen(words, size)
     notices = [k for k in words.messages if k.startswith("notice.")]
     base = drawn("select", size, words)
     shown += [Screen(size, base.items, words.t(k, seat=words.seat(5), reason="x")) for k in notices]
     problems = {p for s in shown for p in misfits(s)}
     assert not problems, sorted(problems)[:10]
+
+
+def every_settings_screen(words, size) -> list[Screen]:
+    """The settings at their widest values, each item under the cursor, every space of
+    the rates editor, its refusal and its question."""
+    prefs = DeviceSettings(target=950, volume=10, contrast=10)
+    table = Driver(new_flow(BOARDS, SLOW, prefs=prefs, languages=tuple(languages())))
+    table.key(HostKey.OK, long=True)
+
+    def look() -> None:
+        seen.append(screen(table.view, words, size))
+
+    seen: list[Screen] = []
+    for lang in languages():  # each language's own name
+        table.flow = replace(table.flow, prefs=replace(table.flow.prefs, language=lang))
+        look()
+    while table.view.body.items[table.view.body.cursor] != "rates":
+        table.ok()
+        look()
+    table.key(HostKey.RIGHT)
+    look()  # Back
+    table.key(HostKey.LEFT)
+    table.ok()
+    for _ in range(15):
+        table.key(HostKey.RIGHT)  # 5:2 and the like: the widest rates
+        look()
+        table.ok()
+    while not table.view.body.first:
+        table.key(HostKey.LEFT)
+    table.key(HostKey.RIGHT)  # 6:1 on space 15: out of order
+    table.ok()
+    look()  # refused: the notice names the spaces
+    assert seen[-1].notice
+    while table.view.phase is Phase.RATES:
+        table.key(HostKey.LEFT)
+    look()  # Discard changes?
+    return seen
 
 
 def test_the_fit_check_sees_what_does_not_fit():

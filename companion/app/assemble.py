@@ -8,21 +8,24 @@ the app stops, the parts already open are closed again, in reverse order.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 
 from PIL import Image
 
+from ..game.settings import DeviceSettings
 from ..hw.buttons import Beeper, HostButtons
 from ..hw.display import Oled
 from ..hw.matrix import PadMatrix
 from ..storage import Source, StateDir
+from ..storage.settings import SettingsFile
 from ..table import Flow, offer_resume
-from ..ui.catalog import Catalog
+from ..table.state import with_volume
+from ..ui.catalog import Catalog, catalog
 from .config import Pins
 from .loop import App
-from .sinks import Report, Saver, beeps
+from .sinks import Report, Saver, SettingsSaver, beeps
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,7 @@ def assemble(
     stack.callback(beeper.close)
     oled = Oled(parts.luma, on_error=report)
     display = oled if after_frame is None else _Watched(oled, after_frame)
+    flow = with_volume(flow, beeper.has_volume)  # the settings offer a volume if it has one
     app = App(flow, display, words, sinks=[beeps(beeper.beep)], clock=clock, splash=splash)
     if store is not None:
         app.sinks.append(Saver(store, app.put, report))
@@ -91,6 +95,36 @@ def assemble(
     for source in (pads, buttons):
         source.start(app.put)
     return Assembled(app, oled, beeper, pads)
+
+
+def apply_settings(
+    table: Assembled,
+    prefs: DeviceSettings,
+    file: SettingsFile | None,
+    saved: Mapping[str, object],
+    report: Report,
+) -> SettingsSaver:
+    """``prefs`` on the parts now, and every change made on the device applied to them at
+    once (sound, volume, contrast, language) and saved in ``file``, if there is one."""
+    beeper, oled, app = table.beeper, table.oled, table.app
+
+    def sound(on: bool, volume: int) -> None:
+        beeper.set_on(on)
+        beeper.set_volume(volume)
+
+    sound(prefs.sound, prefs.volume)
+    oled.contrast(prefs.contrast)
+    saver = SettingsSaver(
+        file,
+        prefs,
+        saved,
+        report,
+        on_contrast=oled.contrast,
+        on_sound=sound,
+        on_language=lambda code: app.set_words(catalog(code)),
+    )
+    app.sinks.append(saver)
+    return saver
 
 
 def power_on(flow: Flow, store: StateDir | None, report: Report) -> Flow:

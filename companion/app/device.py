@@ -6,23 +6,24 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 from ..game.boards import profile, profile_names
-from ..game.settings import DeviceSettings, board_of
+from ..game.settings import DeviceSettings
 from ..hw import display
 from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
-from ..ui.catalog import catalog
-from .assemble import Assembled, Parts, assemble, power_on
+from ..ui.catalog import catalog, languages
+from .assemble import Assembled, Parts, apply_settings, assemble, power_on
 from .effective import Effective
-from .sinks import Report, SettingsSaver
+from .sinks import Report
 
 SPLASH = 2.0
 
 
 def setup_flow(prefs: DeviceSettings) -> Flow:
     """The setup screens' choices: the shipped sides, and the effective settings' board
-    (a shipped side, or your own board's rates) and target as the defaults."""
+    (a shipped side, or your own board's rates) and target as the defaults; the
+    settings themselves, to change on the device."""
     boards = tuple(profile(name) for name in profile_names())
-    return new_flow(boards, TABLE, board=board_of(prefs), target=prefs.target)
+    return new_flow(boards, TABLE, prefs=prefs, languages=tuple(languages()))
 
 
 def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
@@ -44,9 +45,5 @@ def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
     table = assemble(
         stack, parts, flow, catalog(prefs.language), store=store, report=report, splash=SPLASH
     )
-    table.oled.contrast(prefs.contrast)
-    saver = SettingsSaver(
-        found.settings_file, prefs, found.saved, report, on_contrast=table.oled.contrast
-    )
-    table.app.sinks.append(saver)
+    apply_settings(table, prefs, found.settings_file, found.saved, report)
     return table

@@ -68,6 +68,11 @@ class App:
         self.inputs = 0  # INPUTS handled so far (the simulator waits on it)
         self.busy = False
 
+    def set_words(self, words: Catalog) -> None:
+        """Speak another language from the next frame on (drawn at once by ``refresh``)."""
+        self.words = words
+        self._view = None  # the same view, other words: draw it again
+
     def put(self, event: Event) -> None:
         """Where the sources send their events (any thread)."""
         self.events.put(event)

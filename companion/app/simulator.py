@@ -17,15 +17,17 @@ from contextlib import ExitStack
 from PIL import Image
 
 from ..game.boards import profile, profile_names
+from ..game.settings import DeviceSettings, board_values, with_values
 from ..hw.display import fake_device
 from ..hw.simmatrix import SimulatedMatrix
 from ..hw.simpins import SimFactory
 from ..rules import Board
 from ..storage import StateDir
+from ..storage.settings import SettingsFile
 from ..table import FAST, TABLE, Flow, new_flow, start
 from ..table.events import HostKey
-from ..ui.catalog import catalog
-from .assemble import Parts, assemble, power_on
+from ..ui.catalog import catalog, languages
+from .assemble import Parts, apply_settings, assemble, power_on
 from .config import defaults, shipped_pins
 from .loop import STOP
 from .script import Line
@@ -42,13 +44,13 @@ class Simulator:
         *,
         players: int | None = None,
         board: Board | None = None,
-        target: int = 30,
+        target: int | None = None,
         fast: bool = False,
         speed: float = 1.0,
         controller: str = "ssd1306",
         on_frame: Callable[[Image.Image], None] | None = None,
         store: StateDir | None = None,
-        lang: str = "en",
+        lang: str | None = None,
     ):
         self.errors: list[str] = []
         self._on_frame = on_frame
@@ -74,25 +76,38 @@ class Simulator:
         )
         boards = tuple(profile(name) for name in profile_names())
         timing = FAST if fast else TABLE.faster(speed)
-        start_flow = new_flow(boards, timing, board=board, target=target, hold=HOLD)
+        prefs, file, saved = self._prefs(store, board, target, lang)
+        start_flow = new_flow(boards, timing, prefs=prefs, languages=tuple(languages()), hold=HOLD)
         flow = power_on(start_flow, store, self.errors.append)
         effects: tuple = ()
         if players is not None:
-            flow, effects = start(flow, players, flow.board, target, time.monotonic())
+            flow, effects = start(flow, players, flow.board, prefs.target, time.monotonic())
         parts = Parts(pins, luma, self.factory)
         self.table = assemble(
             self._stack,
             parts,
             flow,
-            catalog(lang),
+            catalog(prefs.language),
             store=store,
             report=self.errors.append,
             splash=0.0 if fast or players is not None else SPLASH,
             after_frame=self._frame if self._on_frame is not None else None,
         )
         self.app = self.table.app
+        apply_settings(self.table, prefs, file, saved, self.errors.append)
         self.app.apply(effects)  # the game that --players began is saved like any other
         self.button_pins = {key: self.factory.pin(pins.buttons[key.value]) for key in HostKey}
+
+    def _prefs(self, store, board, target, lang):
+        """The settings saved in the state folder, if any, under the options given
+        (they win, as on the device's command line)."""
+        file = SettingsFile(store.path) if store is not None else None
+        saved = (file.load(self.errors.append, languages()) if file else None) or {}
+        given = {"language": lang, "target": target}
+        given = {k: v for k, v in given.items() if v is not None}
+        if board is not None:
+            given |= board_values(board)
+        return with_values(DeviceSettings.from_dict(saved), given), file, saved
 
     @property
     def flow(self) -> Flow:

@@ -73,7 +73,8 @@ class SettingsSaver:
     """Applies the settings a person changes on the device at once, and saves them in
     ``settings.json``: the keys changed there, beside those saved before (a key never
     changed on the device keeps following the config file). A failed save is told once;
-    the settings still apply, and the next change saves them all again.
+    the settings still apply, and the next change saves them all again. Without a
+    ``file`` (the simulator with no state folder) they only apply.
 
     ``current``: the settings the table started with; ``saved``: what the file held then.
     The appliers, each optional, are called when their values change: ``on_contrast``
@@ -81,7 +82,7 @@ class SettingsSaver:
 
     def __init__(
         self,
-        file: SettingsFile,
+        file: SettingsFile | None,
         current: DeviceSettings,
         saved: Mapping[str, object],
         report: Report,
@@ -119,6 +120,8 @@ class SettingsSaver:
             self._on_language(new.language)
 
     def _save(self) -> None:
+        if self.file is None:
+            return
         try:
             self.file.save(self.saved)
         except StorageError as e:

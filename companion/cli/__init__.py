@@ -62,8 +62,10 @@ def _add_simulate(sub) -> None:
         description="Run the companion on mock pins and a simulated OLED.",
     )
     sim.add_argument("--players", type=players, metavar="N", help="skip setup: N seats, 2 to 6")
-    sim.add_argument("--board", default="standard", help="board name or trader-rates JSON file")
-    sim.add_argument("--target", type=target, default=30, help="VP that end the game (30, 45, ..)")
+    # --board, --target and --lang win over the settings saved in --state-dir; not given,
+    # those (else standard, 30 and en) apply.
+    sim.add_argument("--board", help="board name or trader-rates JSON file")
+    sim.add_argument("--target", type=target, help="VP that end the game (30, 45, ..)")
     sim.add_argument("--script", metavar="FILE", help="key presses to play, one per line")
     sim.add_argument("--fast", action="store_true", help="no pauses, animations or countdown")
     sim.add_argument("--speed", type=speed, default=1.0, help="divide every pause by this")
@@ -87,7 +89,7 @@ def _add_simulate(sub) -> None:
         action="store_true",
         help="with --players: keep the unfinished game in --state-dir aside, start another",
     )
-    sim.add_argument("--lang", type=language, default="en", help="language of the screens")
+    sim.add_argument("--lang", type=language, help="language of the screens")
     sim.set_defaults(run=_run_simulate)
 
 

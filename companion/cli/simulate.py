@@ -28,7 +28,8 @@ from ..hw.keyboard import raw_terminal, read_keys
 from ..hw.window import Window
 from ..rules import CompanionError
 from ..storage import StateDir
-from ..ui.catalog import Catalog, catalog
+from ..storage.settings import SettingsFile
+from ..ui.catalog import DEFAULT, Catalog, catalog, languages
 from .frames import Recorder, Terminal, to_text
 
 EXIT_BAD_INPUT = 2
@@ -40,13 +41,13 @@ class Refused(CompanionError):
 
 def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
     try:
-        board = named_board(args.board)
+        board = named_board(args.board) if args.board is not None else None
         lines = _script(args.script)
         store = _store(args)
         if store is not None and args.players is not None:
             _make_room(store, args, err)
         recorder = Recorder(_path(args.frames), _path(args.gif))
-        words = catalog(args.lang)
+        words = catalog(_language(args.lang, store))
         window = Window(words.t("window.title")) if args.window else None
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
@@ -88,6 +89,16 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
     return _report(sim, recorder, args, draw is not None, out, err)
+
+
+def _language(lang: str | None, store: StateDir | None) -> str:
+    """The legend's language: --lang, else the one saved in the state folder (the table
+    says what is wrong with a damaged file), else English."""
+    saved = None
+    if lang is None and store is not None:
+        look = SettingsFile(store.path).load(lambda _: None, languages(), set_aside=False)
+        saved = (look or {}).get("language")
+    return lang or saved or DEFAULT
 
 
 def _legend(
@@ -237,9 +248,7 @@ def _report(
         out.write(to_text(recorder.last) + "\n")
     if game is not None:
         out.write(
-            "".join(
-                line + "\n" for line in ending(game.state, catalog(args.lang), game.record.ended)
-            )
+            "".join(line + "\n" for line in ending(game.state, sim.app.words, game.record.ended))
         )
     return 0
 

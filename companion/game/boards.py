@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..rules import Board, BoardError, RecordError
+from ..rules import Board, BoardError, Rate, RecordError
 from ..rules.errors import clip, shown
 from .jsontext import parse_json
 
@@ -102,3 +102,10 @@ def board_spec(board: Board) -> str | dict:
     if board.name is not None and board == profile(board.name):
         return board.name
     return {"trader_rates": board.to_rates()}
+
+
+@cache
+def offered_rates() -> tuple[Rate, ...]:
+    """The rates the device's editor offers on a trader space, worst first (data)."""
+    text = resources.files("companion").joinpath("data/rates.json").read_text("utf-8")
+    return tuple(Rate(*pair) for pair in json.loads(text)["offered"])

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from . import menu as _menu
 from . import round as _round
+from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect
 from .events import HostDown, HostKey, HostPress, HostUp, PadDown, SaveFailed, Tick
@@ -19,15 +20,18 @@ from .gestures import edge, elapsed
 from .state import (
     Choosing,
     Confirm,
+    DiscardRates,
     Flow,
     Join,
     Menu,
     Options,
     Over,
     Phase,
+    RatesEditor,
     Resolving,
     Resume,
     Scores,
+    SettingsList,
     notice,
 )
 
@@ -115,4 +119,7 @@ _HANDLERS = {
     Over: _setup.over,
     Menu: _menu.menu,
     Confirm: _menu.confirm,
+    SettingsList: _settings.settings,
+    RatesEditor: _settings.rates,
+    DiscardRates: _settings.discard,
 }

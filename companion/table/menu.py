@@ -1,5 +1,6 @@
-"""The menu (hold OK): back to the game, scores, undo the last round, end the game.
-Undoing and ending ask first; undo also works from the ranking."""
+"""The menu (hold OK): back to the game, scores, undo the last round, the settings, end
+the game. Undoing and ending ask first; undo also works from the ranking. Before a game
+and after one, holding OK opens the settings themselves."""
 
 from __future__ import annotations
 
@@ -8,12 +9,30 @@ from dataclasses import replace
 from .effects import CLICK, REFUSED, GameChanged, GameFinished
 from .events import HostKey, HostPress
 from .round import next_round
-from .state import MENU_ITEMS, Confirm, Flow, Game, Join, Menu, Options, Over, Phase, Resume, Scores
+from .state import (
+    MENU_ITEMS,
+    Confirm,
+    DiscardRates,
+    Flow,
+    Game,
+    Join,
+    Menu,
+    Options,
+    Over,
+    Phase,
+    RatesEditor,
+    Resume,
+    Scores,
+    SettingsList,
+)
 
-_NO_MENU = (Resume, Join, Options, Over, Menu, Confirm)
+_NO_MENU = (Resume, Menu, Confirm, SettingsList, RatesEditor, DiscardRates)
+_SETTINGS_ONLY = (Join, Options, Over)  # no game to go back to: the menu is the settings
 
 
 def open_menu(flow: Flow) -> Flow:
+    if isinstance(flow.mode, _SETTINGS_ONLY):
+        return replace(flow, mode=SettingsList(flow.mode), deadline=None)
     if flow.game is None or isinstance(flow.mode, _NO_MENU):
         return flow
     return replace(flow, mode=Menu(flow.mode), deadline=None)
@@ -40,6 +59,8 @@ def menu(flow: Flow, event: object, now: float):
         return replace(flow, mode=Confirm("undo", mode)), (CLICK,)
     if item == "end":
         return replace(flow, mode=Confirm("end", mode)), (CLICK,)
+    if item == "settings":
+        return replace(flow, mode=SettingsList(mode)), (CLICK,)
     return back_to(flow, mode.back, now), (CLICK,)
 
 

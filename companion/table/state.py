@@ -12,13 +12,15 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from ..game.record import GameRecord
-from ..rules import Board, GameState, RoundResult, TradeChoice, play_round
+from ..game.settings import DeviceSettings, board_of, board_values
+from ..rules import Board, GameState, Rate, RoundResult, TradeChoice, play_round
 from .gestures import NO_KEYS, Keys
 from .timing import TABLE, Timing
 
+DEFAULT_PREFS = DeviceSettings()
 PADS = 6  # pads on the matrix: one per seat, at most six seats
 HOLD = 1.0  # seconds OK is held to open the menu
-MENU_ITEMS = ("back", "scores", "undo", "end")
+MENU_ITEMS = ("back", "scores", "undo", "end", "settings")
 OPTION_ITEMS = ("board", "target", "start")
 
 
@@ -36,6 +38,9 @@ class Phase(enum.Enum):
     OVER = "over"  # conversion and ranking
     MENU = "menu"
     CONFIRM = "confirm"  # "End the game?"
+    SETTINGS = "settings"  # the device's settings, one item at a time
+    RATES = "rates"  # your own board's trader rates, one space at a time
+    DISCARD = "discard"  # "Discard changes?" on leaving the rates unsaved
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +50,8 @@ class Settings:
     boards: tuple[Board, ...]  # the board sides setup offers
     timing: Timing = TABLE
     hold: float = HOLD
+    languages: tuple[str, ...] = ("en",)  # the catalogs there are (the ui's to know)
+    volume: bool = True  # the buzzer can play softer and louder (a passive one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +168,50 @@ class Confirm:
     phase: ClassVar[Phase] = Phase.CONFIRM
 
 
-Mode = Resume | Join | Options | Choosing | Resolving | Scores | Over | Menu | Confirm
+@dataclass(frozen=True, slots=True)
+class SettingsList:
+    """The device's settings (``settings.py``); leaving goes back to ``back``."""
+
+    back: Mode
+    cursor: int = 0
+    phase: ClassVar[Phase] = Phase.SETTINGS
+
+
+@dataclass(frozen=True, slots=True)
+class RatesEditor:
+    """Your own board's rates being entered; kept only once the whole table is right."""
+
+    back: SettingsList
+    opened: tuple[Rate | None, ...]  # the table it opened with: its rates stay on offer
+    rates: tuple[Rate | None, ...]
+    space: int = 0
+    phase: ClassVar[Phase] = Phase.RATES
+
+    @property
+    def edited(self) -> bool:
+        return self.rates != self.opened
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardRates:
+    editor: RatesEditor  # where ◀ ▶ go back to
+    phase: ClassVar[Phase] = Phase.DISCARD
+
+
+Mode = (
+    Resume
+    | Join
+    | Options
+    | Choosing
+    | Resolving
+    | Scores
+    | Over
+    | Menu
+    | Confirm
+    | SettingsList
+    | RatesEditor
+    | DiscardRates
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +226,7 @@ class Flow:
     deadline: float | None = None  # when the mode moves on by itself
     notice: Notice | None = None
     keys: Keys = NO_KEYS
+    prefs: DeviceSettings = DEFAULT_PREFS  # the device's settings, every layer applied
 
     @property
     def phase(self) -> Phase:
@@ -196,12 +247,28 @@ def new_flow(
     timing: Timing = TABLE,
     *,
     board: Board | None = None,
-    target: int = 30,
+    target: int | None = None,
     hold: float = HOLD,
+    prefs: DeviceSettings | None = None,
+    languages: tuple[str, ...] | None = None,
 ) -> Flow:
-    """A table at power-on, waiting for seats to join; ``board`` is setup's default."""
-    flow = Flow(Settings(boards, timing, hold), choice=Choice(0, target))
-    return flow if board is None else choose_board(flow, board)
+    """A table at power-on, waiting for seats to join. Setup's board and target start
+    from ``prefs`` (the device's settings); ``board`` and ``target``, when given, win
+    (and become the prefs' too). ``languages``: those the settings offer."""
+    prefs = prefs or DEFAULT_PREFS
+    given: dict[str, object] = {} if board is None else board_values(board)
+    if target is not None:
+        given["target"] = target
+    prefs = replace(prefs, **given)
+    languages = languages or (prefs.language,)
+    settings = Settings(boards, timing, hold, languages)
+    flow = Flow(settings, choice=Choice(0, prefs.target), prefs=prefs)
+    return choose_board(flow, board or board_of(prefs))
+
+
+def with_volume(flow: Flow, volume: bool) -> Flow:
+    """``flow`` knowing whether the buzzer has a volume to set (a passive one does)."""
+    return replace(flow, settings=replace(flow.settings, volume=volume))
 
 
 def choose_board(flow: Flow, board: Board) -> Flow:

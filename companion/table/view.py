@@ -8,8 +8,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..game.settings import board_of
 from ..rules import Outcome, Rate, Rows, Share, Step, Trade, outcome, supply
 from .menu import can_undo
+from .settings import items as settings_items
+from .settings import space_values
+from .settings import values as settings_values
 from .setup import option_values
 from .state import (
     MENU_ITEMS,
@@ -17,15 +21,18 @@ from .state import (
     PADS,
     Choosing,
     Confirm,
+    DiscardRates,
     Flow,
     Join,
     Menu,
     Options,
     Over,
     Phase,
+    RatesEditor,
     Resolving,
     Resume,
     Scores,
+    SettingsList,
 )
 
 
@@ -127,6 +134,38 @@ class ConfirmView:
     ended: bool  # the game was ended from the menu (undo goes on with it)
 
 
+@dataclass(frozen=True, slots=True)
+class SettingsView:
+    """The device's settings: every item's value, the cursor's item first or last."""
+
+    items: tuple[str, ...]
+    cursor: int
+    language: str  # a catalog's code
+    board: str | None  # a shipped side's name, or None for your own board's rates
+    verified: bool
+    target: int
+    sound: bool
+    volume: int
+    contrast: int
+    first: bool  # the item's first value: ◀ goes back
+    last: bool  # the item's last value: ▶ does nothing
+
+
+@dataclass(frozen=True, slots=True)
+class RatesView:
+    """Your board's rates being entered: every space, and the one being set."""
+
+    rates: tuple[Rate | None, ...]
+    space: int
+    first: bool  # "none": ◀ goes back one space
+    last: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardView:
+    """ "Discard changes?" on leaving the rates editor."""
+
+
 Body = (
     ResumeView
     | JoinView
@@ -139,6 +178,9 @@ Body = (
     | OverView
     | MenuView
     | ConfirmView
+    | SettingsView
+    | RatesView
+    | DiscardView
 )
 
 
@@ -186,7 +228,9 @@ def _rows(flow: Flow, mode, now: float) -> tuple[Rows, tuple[str, int] | None] |
     as each resolution step moves them; between rounds, as the round left them."""
     if isinstance(mode, Menu | Confirm | Scores) and getattr(mode, "back", None) is not None:
         return _rows(flow, mode.back, now)
-    if isinstance(mode, Resume | Join | Options) or flow.game is None:
+    if isinstance(mode, Resume | Join | Options | SettingsList | RatesEditor | DiscardRates):
+        return None
+    if flow.game is None:
         return None
     state = flow.game.state
     if isinstance(mode, Scores | Over):
@@ -251,6 +295,8 @@ def _body(flow: Flow, mode, now: float) -> Body:
         return OverView(outcome(game.state), game.record.ended)
     if isinstance(mode, Menu):
         return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
+    if isinstance(mode, SettingsList | RatesEditor | DiscardRates):
+        return _settings(flow, mode)
     return ConfirmView(mode.action, len(game.record.rounds), game.record.ended)
 
 
@@ -273,3 +319,19 @@ def _resolving(flow: Flow, mode: Resolving):
         rates = tuple(choice.board.available(choice.space))
         return TradeView(choice.seat, choice.space, rates, quote.spent, quote.vp, choice.held)
     return StepView(number, mode.steps[mode.step])
+
+
+def _settings(flow: Flow, mode) -> SettingsView | RatesView | DiscardView:
+    if isinstance(mode, DiscardRates):
+        return DiscardView()
+    if isinstance(mode, RatesEditor):
+        choices, index = space_values(mode)
+        return RatesView(mode.rates, mode.space, index <= 0, index >= len(choices) - 1)
+    p, shown = flow.prefs, settings_items(flow)
+    values, index = settings_values(flow, shown[mode.cursor])
+    board = board_of(p)
+    ends = (index <= 0, index >= len(values) - 1)
+    sound = (p.sound, p.volume, p.contrast)
+    return SettingsView(
+        shown, mode.cursor, p.language, board.name, board.verified, p.target, *sound, *ends
+    )

@@ -34,6 +34,7 @@ from ..table.view import (
     TradeView,
     View,
 )
+from . import settings_screens
 from .catalog import Catalog
 from .font import draw_text, font, ink, width
 from .icons import SIZE as ICON
@@ -102,7 +103,8 @@ class Screen:
 def screen(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Screen:
     """The screen for a public view, in the catalog's language, on a ``size`` canvas."""
     w = size[0]
-    items, hint, right = _BUILDERS[type(view.body)](view, words, w)
+    build = _BUILDERS.get(type(view.body), _settings)
+    items, hint, right = build(view, words, w)
     notice = None
     if view.notice is not None:
         key, values = view.notice
@@ -498,6 +500,15 @@ _BUILDERS = {
     MenuView: _menu,
     ConfirmView: _confirm,
 }
+
+
+def _settings(view: View, w: Catalog, width_: int) -> Built:
+    """The settings, the rates editor and its question (``settings_screens``), laid out
+    as the menu is."""
+    page = settings_screens.BUILDERS[type(view.body)](view.body, w)
+    lines = list(page.lines)
+    listed = _lines(lines, width_) if page.cursor is None else _list(lines, page.cursor, width_)
+    return [_title(page.title, width_), *listed], page.hint, None
 
 
 # --- drawing ------------------------------------------------------------------------
