@@ -264,6 +264,6 @@ def test_counts_take_the_languages_singular(lang, wrong):
     singular = {"nl": "1 goed,", "fr": "1 marchandise,"}[lang]
     assert singular in text and not re.search(wrong, text), re.search(wrong, text)
     assert (
-        catalog(lang).t("screen.choose", n=1)
-        == {"nl": "Kies 1 kaart", "fr": "Choisir 1 carte"}[lang]
+        catalog(lang).t("screen.resume_game", players=4, n=1)
+        == {"nl": "4 spelers, 1 ronde", "fr": "4 joueurs, 1 manche"}[lang]
     )
