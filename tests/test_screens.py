@@ -325,3 +325,20 @@ def test_a_customs_that_counts_nothing_shows_no_vp_not_no_goods():
     if "Customs" not in texts(screen(table.view, WORDS))[0]:  # the Governor comes first
         table.ok()
     assert "P1 +0 VP" in texts(screen(table.view, WORDS))
+
+
+def test_a_trader_who_hands_in_nothing_reads_no_trade():
+    six = Driver(*start(new_flow(BOARDS, SLOW), 6, BOARDS[1], 30, 0.0))
+    six.ok()  # no supply animation
+    six.play([[3], [4], [5], [6], [1], [2]])
+    until(six, Phase.SUPPLY)
+    six.ok()
+    six.play([[7], [7], [1], [2], [5], [8]])
+    until(six, Phase.TRADE)
+    while six.view.phase is Phase.TRADE:
+        while six.view.body.spent:
+            six.key(HostKey.LEFT)
+        six.ok()
+    assert six.view.phase is Phase.STEP and type(six.view.body.step).__name__ == "Trade"
+    said = texts(screen(six.view, WORDS))
+    assert "P1 no trade" in said and not any("-0" in t for t in said)

@@ -151,7 +151,7 @@ def _hint(text: str, right: str | None, size: tuple[int, int]) -> list[Item]:
     w, h = size
     y = h - font("small").height
     items: list[Item] = [_text(text, "small", 0, y)]
-    if right and width(text, font("small")) + 6 + width(right, font("small")) <= w:
+    if right and width(text, font("small")) + 10 + width(right, font("small")) <= w:
         items.append(_right(right, "small", w - 1, y))
     return items
 
@@ -373,7 +373,10 @@ def _gains(step, w: Catalog, short: bool) -> list[str]:
     out = []
     for g in step.gains:
         seat = w.seat(g.seat)
-        if isinstance(step, Trade):
+        if isinstance(step, Trade) and not g.goods:  # nothing on offer, or chose none
+            key = "screen.no_trade_gain_short" if short else "screen.no_trade_gain"
+            out.append(w.t(key, seat=seat))
+        elif isinstance(step, Trade):
             key = "screen.trade_gain_short" if short else "screen.trade_gain"
             out.append(w.t(key, seat=seat, spent=-g.goods, vp=g.vp))
         elif g.vp or (isinstance(step, Bonus) and step.in_vp):
@@ -421,8 +424,8 @@ def _scores(view: View, w: Catalog, width_: int) -> Built:
     digits = max(2, *(len(str(p.vp)) for p in body.players))
     vp_r = 12 + 1 + 8 * digits  # the last column of each value, from the column's left
     goods_r = vp_r + 3 + 16
-    hand = "body" if goods_r + 3 + 6 < col_w - 1 else "small"
-    hand_r = min(col_w - 4, goods_r + 3 + font(hand).advance)
+    hand_r = col_w - 4  # at the column's edge: apart from the goods, not read as one number
+    hand = "body" if hand_r - font("body").advance >= goods_r + 4 else "small"
     items: list[Item] = []
     if columns == 2:
         items.append(Box((col_w - 2, 8, col_w - 2, HEIGHT - font("small").height - 2)))
