@@ -255,3 +255,31 @@ def model_game(rng: random.Random, players: int, board: Board, target: int, max_
         rounds.append(RoundRecord(tuple(map(tuple, plays)), tuple(trades)))
         outputs.append(copy.deepcopy(model.output(game)))
     return GameRecord(players, board, target, tuple(rounds)), outputs
+
+
+# --- power cuts -----------------------------------------------------------------------
+
+import itertools  # noqa: E402
+
+from companion.storage import FileOps  # noqa: E402
+
+
+class PowerCut(BaseException):
+    """The plug pulled: nothing after it runs, no clean-up either."""
+
+
+def cut_at(call: int) -> FileOps:
+    """The real file operations until the ``call``-th, which never happens."""
+    count = itertools.count()
+
+    def wrap(op):
+        def cut_or_do(*args, **kwargs):
+            if next(count) == call:
+                raise PowerCut
+            return op(*args, **kwargs)
+
+        return cut_or_do
+
+    real = FileOps()
+    fields = dataclasses.fields(FileOps)
+    return FileOps(**{f.name: wrap(getattr(real, f.name)) for f in fields})

@@ -10,6 +10,7 @@ import json
 import os
 
 import pytest
+from conftest import PowerCut, cut_at
 
 from companion.game.boards import profile
 from companion.game.settings import (
@@ -222,26 +223,6 @@ def test_a_failed_save_is_one_line_and_keeps_the_old_file(tmp_path, op):
     assert str(e.value).startswith("cannot save the settings: ") and "\n" not in str(e.value)
     assert (tmp_path / "settings.json").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
-
-
-class PowerCut(BaseException):
-    """The plug pulled: nothing after it runs, no clean-up either."""
-
-
-def cut_at(call: int) -> FileOps:
-    """The real file operations until the ``call``-th, which never happens."""
-    count = itertools.count()
-
-    def wrap(op):
-        def cut_or_do(*args, **kwargs):
-            if next(count) == call:
-                raise PowerCut
-            return op(*args, **kwargs)
-
-        return cut_or_do
-
-    real = FileOps()
-    return FileOps(**{f.name: wrap(getattr(real, f.name)) for f in dataclasses.fields(FileOps)})
 
 
 def test_a_power_cut_leaves_the_old_settings_or_the_new(tmp_path):

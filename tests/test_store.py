@@ -20,7 +20,7 @@ import time
 from datetime import datetime
 
 import pytest
-from conftest import BOARDS, Driver, model_game, model_script, simulate
+from conftest import BOARDS, Driver, PowerCut, cut_at, model_game, model_script, simulate
 
 from companion.app.assemble import power_on
 from companion.game.boards import profile
@@ -146,27 +146,6 @@ def test_a_state_folder_naming_a_file_is_refused(tmp_path):
 
 
 # --- a power cut --------------------------------------------------------------------------
-
-
-class PowerCut(BaseException):
-    """The plug pulled: nothing after it runs, no clean-up either."""
-
-
-def cut_at(call: int) -> FileOps:
-    """The real file operations until the ``call``-th, which never happens."""
-    count = itertools.count()
-
-    def wrap(op):
-        def cut_or_do(*args, **kwargs):
-            if next(count) == call:
-                raise PowerCut
-            return op(*args, **kwargs)
-
-        return cut_or_do
-
-    real = FileOps()
-    fields = dataclasses.fields(FileOps)
-    return FileOps(**{f.name: wrap(getattr(real, f.name)) for f in fields})
 
 
 def test_a_power_cut_at_any_step_leaves_the_old_game_or_the_new(tmp_path):

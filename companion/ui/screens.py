@@ -523,13 +523,21 @@ def render(screen: Screen) -> Image.Image:
     canvas = ImageDraw.Draw(image)
     for item in screen.items:
         _DRAW[type(item)](canvas, image, item)
-    if screen.notice:
+    notice = _notice(screen)
+    if notice is not None:
         w, h = screen.size
         canvas.rectangle((0, MARKS_Y - 1, w - 1, h - 1), fill=0, outline=1)
-        text = screen.notice
-        name = _fitting(text, w - 6)
-        draw_text(canvas, (3, (MARKS_Y + h - font(name).height) // 2), text, font(name))
+        _draw_text(canvas, image, notice)
     return image
+
+
+def _notice(screen: Screen) -> Text | None:
+    """The notice's text, in a box of its own over the bottom of the screen."""
+    if not screen.notice:
+        return None
+    w, h = screen.size
+    name = _fitting(screen.notice, w - 6)
+    return Text(screen.notice, name, 3, (MARKS_Y + h - font(name).height) // 2)
 
 
 def _draw_text(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Text) -> None:
@@ -576,10 +584,9 @@ def pieces(screen: Screen) -> list[tuple[Item, tuple[int, int, int, int]]]:
     out = []
     for item in screen.items:
         if isinstance(item, Text):
-            box = ink(item.text, font(item.font))
+            box = _lit(item)
             if box is not None:
-                x0, y0, x1, y1 = box
-                out.append((item, (item.x + x0, item.y + y0, item.x + x1 - 1, item.y + y1 - 1)))
+                out.append((item, box))
         elif isinstance(item, Icon):
             out.append((item, (item.x, item.y, item.x + ICON - 1, item.y + ICON - 1)))
         elif isinstance(item, Track):
@@ -589,13 +596,17 @@ def pieces(screen: Screen) -> list[tuple[Item, tuple[int, int, int, int]]]:
 
 def notice_box(screen: Screen) -> tuple[int, int, int, int] | None:
     """The notice's text box, drawn over everything else (so it may cover other pieces)."""
-    if not screen.notice:
+    notice = _notice(screen)
+    return None if notice is None else _lit(notice)
+
+
+def _lit(item: Text) -> tuple[int, int, int, int] | None:
+    """The box of the pixels ``item`` lights on the canvas, inclusive; None if none."""
+    box = ink(item.text, font(item.font))
+    if box is None:
         return None
-    w, h = screen.size
-    name = _fitting(screen.notice, w - 6)
-    y = (MARKS_Y + h - font(name).height) // 2
-    x0, y0, x1, y1 = ink(screen.notice, font(name))
-    return (3 + x0, y + y0, 3 + x1 - 1, y + y1 - 1)
+    x0, y0, x1, y1 = box
+    return (item.x + x0, item.y + y0, item.x + x1 - 1, item.y + y1 - 1)
 
 
 __all__ = ["HEIGHT", "SIZE", "WIDTH", "Screen", "draw", "pieces", "render", "screen", "splash"]
