@@ -16,7 +16,7 @@ from companion.hw.simpins import SimFactory
 from companion.rules import CompanionError
 from companion.table.events import HostDown, HostKey, HostUp, PadDown, PadUp
 
-PINS = {"left": 20, "ok": 21, "right": 7}
+PINS = {"left": 20, "ok": 21, "right": 15}
 
 
 @pytest.fixture
@@ -62,7 +62,7 @@ def test_nothing_is_sent_before_start(factory):
 
 def test_a_missing_button_pin_is_one_line():
     with pytest.raises(WiringError) as caught:
-        HostButtons({"left": 20, "right": 7}, pin_factory=SimFactory())
+        HostButtons({"left": 20, "right": 15}, pin_factory=SimFactory())
     assert isinstance(caught.value, CompanionError)
     assert str(caught.value) == "host buttons: no pin for ok (left, ok and right need one)"
 

@@ -67,7 +67,7 @@ def test_overrides(tmp_path):
 
 def test_a_partial_table_changes_only_what_it_names(tmp_path):
     cfg = config.load(write(tmp_path, "[pins.buttons]\nok = 14\n"))
-    assert cfg.pins.buttons == {"left": 20, "ok": 14, "right": 7}
+    assert cfg.pins.buttons == {"left": 20, "ok": 14, "right": 15}
 
 
 def test_a_list_replaces_the_whole_list(tmp_path):

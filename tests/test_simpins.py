@@ -12,7 +12,7 @@ from companion.hw.buttons import Beeper, HostButtons
 from companion.hw.simpins import SimFactory, SimPin
 from companion.table.events import HostDown, HostKey, HostUp, PadDown, PadUp
 
-BUTTONS = {"left": 20, "ok": 21, "right": 7}
+BUTTONS = {"left": 20, "ok": 21, "right": 15}
 BUZZER = 18
 OK = HostKey.OK
 

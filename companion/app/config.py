@@ -279,8 +279,15 @@ class _Layer:
 
 
 def pin_map() -> dict:
-    """The shipped pin map as TOML holds it (``data/pins.toml``)."""
-    return tomllib.loads(_shipped_pin_file().read_text("utf-8"))
+    """The shipped pin map as TOML holds it (``data/pins.toml``), the Pi's pins only."""
+    data = tomllib.loads(_shipped_pin_file().read_text("utf-8"))
+    data.pop("hub", None)  # the Pico hub's own pins: the firmware reads them (hub_pins)
+    return data
+
+
+def hub_pins() -> dict[str, list[int]]:
+    """The Pico pad hub's pins (``[hub]`` of ``data/pins.toml``): rows and columns."""
+    return tomllib.loads(_shipped_pin_file().read_text("utf-8"))["hub"]
 
 
 def pins_from(data: dict, source: str = "pin map") -> Pins:
