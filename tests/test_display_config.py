@@ -95,9 +95,9 @@ def test_an_i2c_display_has_no_dc_or_reset_line_to_check(tmp_path):
 def test_moved_lines_and_a_passive_buzzer(tmp_path):
     cfg = load(
         tmp_path,
-        '[display]\ninterface = "spi"\ndc = 14\nreset = 15\n[sound]\nbuzzer = "passive"\n',
+        '[display]\ninterface = "spi"\ndc = 14\nreset = 7\n[sound]\nbuzzer = "passive"\n',
     )
-    assert (cfg.display.dc, cfg.display.reset, cfg.pins.buzzer_kind) == (14, 15, "passive")
+    assert (cfg.display.dc, cfg.display.reset, cfg.pins.buzzer_kind) == (14, 7, "passive")
 
 
 def test_run_opens_the_ssd1322_on_its_lines_with_the_contrast(tmp_path, monkeypatch):
@@ -123,14 +123,14 @@ def test_run_opens_the_ssd1322_on_its_lines_with_the_contrast(tmp_path, monkeypa
     monkeypatch.setattr(App, "run", lambda app: app.refresh())
     path = tmp_path / "companion.toml"
     path.write_text(
-        '[display]\ncontroller = "ssd1322"\ninterface = "spi"\ndc = 14\nreset = 15\n'
+        '[display]\ncontroller = "ssd1322"\ninterface = "spi"\ndc = 14\nreset = 7\n'
         'contrast = 4\n[paths]\nstate_dir = "."\n'
     )
     err = io.StringIO()
     assert run_command(str(path), err=err) == 0, err.getvalue()
     (controller, interface, options), panel = opened
     assert (controller, interface) == ("ssd1322", "spi")
-    assert (options["port"], options["dc"], options["reset"]) == (0, 14, 15)
+    assert (options["port"], options["dc"], options["reset"]) == (0, 14, 7)
     assert panel.contrast == 102
     left, _, right, _ = panel.image().getbbox()
     assert left < 64 and right > 192  # the screens are drawn for the panel's 256×64
