@@ -299,7 +299,9 @@ def pi_svg(pins: Pins, display: Display, names: list[str]) -> str:
         body += _pin(number, name, uses[number], cx, cy, side, "pin")
     legend_y = top + 20 * ROW_H + 30
     body += _legend(60, legend_y, LEGEND[:4])
-    body += _legend(620, legend_y, LEGEND[4:])
+    # The display's entry says its default address, from the config's defaults.
+    oled = ("display", f"the OLED on I²C, address 0x{display.address:02X} by default")
+    body += _legend(620, legend_y, (oled, *LEGEND[5:]))
     body += _notes(40, legend_y + 4 * 24 + 16, _pi_notes(pins, display))
     height = legend_y + 4 * 24 + 16 + 5 * 20
     return _svg(width, height, body, "Wiring on the Raspberry Pi")
