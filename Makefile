@@ -35,6 +35,11 @@ docs/demo.gif: $(VENV)/.runtime companion/examples/demo-script.txt
 	mkdir -p docs
 	$(BIN)/companion simulate $(DEMO) --gif $@ > /dev/null
 
+# The wiring diagrams and hardware/README.md's pin tables, drawn from the pin map.
+hardware/wiring.svg hardware/hub-wiring.svg &: companion/data/pins.toml scripts/wiring.py \
+		| $(VENV)/.runtime
+	$(BIN)/python scripts/wiring.py
+
 bench: $(VENV)/.runtime
 	$(BIN)/companion bench
 	$(BIN)/python scripts/bench_replay.py
