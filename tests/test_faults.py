@@ -7,6 +7,7 @@ through an injected clock, and the pads through the scan-stepping matrix of conf
 from __future__ import annotations
 
 import io
+import itertools
 import signal
 
 import pytest
@@ -15,9 +16,19 @@ from conftest import BOARDS
 from companion.app.loop import RETRY, App
 from companion.hw import display
 from companion.hw.display import Connector, DisplayMissing, Oled, open_device
+from companion.hw.matrix import Debouncer
 from companion.hw.panel import FakePanel
 from companion.table import Phase, Timing, new_flow, public_view, start
-from companion.table.events import HostKey, HostPress, PadDown, Tick
+from companion.table.events import (
+    HostDown,
+    HostKey,
+    HostPress,
+    HostUp,
+    KeyStuck,
+    PadDown,
+    PadUp,
+    Tick,
+)
 from companion.ui.catalog import catalog
 from companion.ui.screens import draw
 
@@ -176,3 +187,187 @@ def test_run_plays_without_a_display_and_picks_it_up(tmp_path, monkeypatch, mock
         "companion: the display does not answer (ssd1306 at 0x3C on I²C bus 1: "
     )
     assert lines[1:] == ["companion: the display answers: ssd1306 at 0x3C on I²C bus 1"]
+
+
+# --- a key held down for too long ---------------------------------------------------------
+
+
+def test_a_key_held_past_stuck_is_told_once_and_its_release_still_comes():
+    debouncer = Debouncer(5, stuck=100)
+    key = (2, 4)
+    got = [(t, e) for t in range(0, 300) for e in debouncer.feed(t, {key})]
+    assert got == [(5, PadDown(2, 4)), (105, KeyStuck(2, 4))]
+    assert debouncer.only_stuck and debouncer.stuck == {key} and not debouncer.quiet
+    got = [(t, e) for t in range(300, 320) for e in debouncer.feed(t, set())]
+    assert got == [(305, PadUp(2, 4))] and debouncer.quiet and not debouncer.stuck
+    # Pressed again: a new hold, told again once it lasts.
+    got = [(t, e) for t in range(400, 600) for e in debouncer.feed(t, {key})]
+    assert got == [(405, PadDown(2, 4)), (505, KeyStuck(2, 4))]
+
+
+def test_only_stuck_keys_down_is_a_state_of_its_own():
+    debouncer = Debouncer(5, stuck=100)
+    for t in range(0, 110):
+        debouncer.feed(t, {(0, 1)})
+    assert debouncer.only_stuck
+    debouncer.feed(110, {(0, 1), (3, 1)})  # another key: moving, not stuck
+    assert not debouncer.only_stuck
+    for t in range(111, 120):
+        debouncer.feed(t, {(0, 1), (3, 1)})
+    assert debouncer.down == {(0, 1), (3, 1)} and not debouncer.only_stuck
+    assert not Debouncer(5).only_stuck  # and no key is ever stuck without a ``stuck``
+
+
+STUCK_SCANS = 10**6  # never reached by counting: only by a jump
+
+
+class Clock:
+    """The matrix's clock, as conftest's: one step a scan, so the debounce (5) counts
+    scans. ``jump`` moves it past the stuck time at once, whatever the threads do."""
+
+    def __init__(self):
+        self._scans = itertools.count()
+        self._ahead = 0
+
+    def __call__(self) -> int:
+        return next(self._scans) + self._ahead
+
+    def jump(self) -> None:
+        self._ahead += STUCK_SCANS
+
+
+def stuck_pads(make_pads, interval: float):
+    clock = Clock()
+    pads = make_pads(clock=clock, stuck=STUCK_SCANS, stuck_scan_interval=interval)
+    pads.sim.press(0, 3)
+    assert pads.take(1) == [PadDown(0, 3)]
+    clock.jump()
+    assert pads.take(1) == [KeyStuck(0, 3)]
+    return pads, clock
+
+
+def test_a_stuck_key_rests_the_scanner_and_other_seats_still_wake_it(make_pads):
+    """With only a stuck key down the scanner waits (here an hour) between scans; the
+    other seats' rows are driven meanwhile, the stuck one's is not, so a key on another
+    row, even on the stuck key's column, wakes it at once by its edge."""
+    pads, _ = stuck_pads(make_pads, interval=3600)
+    assert pads.matrix.wait_idle(timeout=10)  # resting, not scanning at full rate
+    assert [row.driving for row in pads.sim.rows] == [False, True, True, True, True, True]
+    for seat, card in ((2, 3), (4, 6)):  # the stuck key's column, and another
+        pads.sim.press(seat, card)
+        assert pads.take(1) == [PadDown(seat, card)]
+        pads.sim.release(seat, card)
+        assert pads.take(1) == [PadUp(seat, card)]
+        assert pads.matrix.wait_idle(timeout=10)  # resting again
+    assert pads.rest() == []  # and the stuck key was never told twice
+
+
+def test_a_stuck_keys_own_row_and_its_release_are_seen_at_the_slow_scans(make_pads):
+    pads, clock = stuck_pads(make_pads, interval=0.001)
+    clock.jump()  # held on and on: still said once
+    pads.sim.press(0, 5)  # on the stuck key's row: no edge, the next slow scan sees it
+    assert pads.take(1) == [PadDown(0, 5)]
+    pads.sim.release(0, 3)
+    assert pads.take(1) == [PadUp(0, 3)]
+    pads.sim.release(0, 5)
+    assert pads.take(1) == [PadUp(0, 5)]
+    assert pads.rest() == []
+    assert all(row.driving for row in pads.sim.rows)  # every key up: idle as ever
+
+
+# --- the table: the notice, and the host buttons ---------------------------------------
+
+
+TIMING = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=2)
+
+
+def test_a_stuck_pad_key_is_a_notice_naming_the_seat_and_the_card():
+    from conftest import Driver
+
+    from companion.table.effects import Stuck
+    from companion.ui.screens import screen
+
+    table = Driver(new_flow(BOARDS, TIMING))
+    table.press(1, 1)
+    table.press(4, 1)  # pads 2 and 5 are seats P1 and P2
+    table.send(KeyStuck(4, 6))
+    words = {lang: catalog(lang) for lang in ("en", "nl", "fr")}
+    said = {lang: screen(table.view, w).notice for lang, w in words.items()}
+    assert said == {
+        "en": "P2: Customs key stuck",
+        "nl": "S2: Douane klemt",
+        "fr": "J2 : Douanier bloqué",
+    }
+    assert table.saves[-1] == Stuck(KeyStuck(4, 6)) and table.flow.pads == (1, 4)
+    table.send(KeyStuck(5, 2))  # a pad not seated: named by its own number
+    assert screen(table.view, words["en"]).notice == "P6: Admiral key stuck"
+    table.send(PadUp(4, 6))  # its release: nothing, as ever
+    table.wait(3)
+    assert table.view.notice is None and table.flow.pads == (1, 4)
+
+
+def test_ok_held_opens_the_menu_and_then_is_told_stuck_once():
+    from companion.app.sinks import stuck_keys
+
+    clock = [0.0]
+    said: list[str] = []
+    flow, _ = start(new_flow(BOARDS, TIMING), 3, BOARDS[0], 30, 0.0)
+    app = App(flow, Blank(), catalog("en"), sinks=[stuck_keys(said.append)], clock=lambda: clock[0])
+    app.handle(Tick())  # the supply phase over
+    clock[0] = 5.0
+    app.handle(Tick())
+    app.handle(HostDown(HostKey.OK))
+    assert app.next_wake() == pytest.approx(1.0)  # the long press
+    clock[0] = 6.0
+    app.handle(Tick())
+    assert app.flow.phase is Phase.MENU
+    assert app.next_wake() == pytest.approx(9.0)  # 10 s after it went down
+    clock[0] = 15.0
+    app.handle(Tick())
+    assert said == [
+        "the ok button has been down for 10 s (stuck, shorted, or something lying on it): "
+        "ignored until it comes up"
+    ]
+    assert app.flow.phase is Phase.MENU and app.flow.notice.key == "notice.button_stuck"
+    clock[0] = 17.0
+    app.handle(Tick())  # the notice goes
+    assert app.next_wake() is None  # held on and on: the loop sleeps, nothing more happens
+    clock[0] = 100.0
+    app.handle(HostUp(HostKey.OK))  # the release after the long press: nothing
+    assert app.flow.phase is Phase.MENU and len(said) == 1
+    app.handle(HostDown(HostKey.OK))  # pressed again: a press as ever
+    app.handle(HostUp(HostKey.OK))
+    assert app.flow.phase is not Phase.MENU
+    app.handle(KeyStuck(2, 5))  # the hub's, or the matrix's, word for a pad key
+    assert said[-1].startswith("pad 3 key 5 has been down for 10 s") and len(said) == 2
+
+
+def test_a_stuck_arrow_acts_once_and_the_other_buttons_still_work():
+    from conftest import Driver
+
+    table = Driver(new_flow(BOARDS, TIMING))
+    table.press(0, 1)
+    table.press(1, 1)
+    table.ok()  # the options: the board
+    board = table.flow.choice.board
+    table.send(HostDown(HostKey.RIGHT))  # ▶ jams down: one change, on its way down
+    assert table.flow.choice.board == board + 1
+    table.wait(10)
+    assert table.view.notice == ("notice.button_stuck", (("button", "right"),))
+    table.wait(10)
+    assert table.flow.keys.stuck_due() is None and table.flow.choice.board == board + 1
+    table.key(HostKey.LEFT)  # ◀ still works
+    assert table.flow.choice.board == board
+
+
+class Blank:
+    """A display that is always fine and keeps nothing."""
+
+    size = (128, 64)
+    dirty = False
+
+    def show(self, image) -> None:
+        pass
+
+    def retry(self) -> None:
+        pass
