@@ -191,7 +191,8 @@ class Pads:
         from companion.hw.simmatrix import SimulatedMatrix
         from companion.hw.simpins import SimFactory
 
-        options = {"debounce": 5, "clock": itertools.count().__next__, **options}
+        # A key counts as stuck only when a test says after how many scans.
+        options = {"debounce": 5, "stuck": None, "clock": itertools.count().__next__, **options}
         self.factory = SimFactory()
         self.sim = SimulatedMatrix(self.factory, PAD_ROWS, PAD_COLUMNS)
         self.matrix = PadMatrix(PAD_ROWS, PAD_COLUMNS, pin_factory=self.factory, **options)

@@ -19,7 +19,7 @@ from PIL import Image
 
 from companion.game.settings import DeviceSettings
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
-from companion.table.events import HostKey, PadDown
+from companion.table.events import HostDown, HostKey, KeyStuck, PadDown
 from companion.table.state import MENU_ITEMS
 from companion.ui.catalog import catalog, languages
 from companion.ui.screens import Screen, Text, notice_box, pieces, render, screen, splash
@@ -101,6 +101,15 @@ def build() -> dict[str, Screen]:
     table.key(HostKey.RIGHT)
     table.ok()
     shots["confirm"] = shot(table)
+
+    stuck = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
+    stuck.wait(5)
+    stuck.send(KeyStuck(1, 3))  # the notice names the seat and the card on the key
+    shots["stuck-key"] = shot(stuck)
+    stuck.wait(5)
+    stuck.send(HostDown(HostKey.RIGHT))
+    stuck.wait(10)
+    shots["stuck-button"] = shot(stuck)
 
     six = fast_game(6, BOARDS[1])
     six.play([[3], [4], [5], [6], [1], [2]])
@@ -266,7 +275,10 @@ def test_every_screen_fits_the_canvas(players, lang, size):
     shown += every_settings_screen(words, size)
     notices = [k for k in words.messages if k.startswith("notice.")]
     base = drawn("select", size, words)
-    shown += [Screen(size, base.items, words.t(k, seat=words.seat(5), reason="x")) for k in notices]
+    for card, button in zip(range(1, 9), ["left", "ok", "right"] * 3, strict=False):
+        values = {"seat": words.seat(5), "reason": "x", "card": words.card(card)}
+        values["button"] = words.t(f"keys.{button}")
+        shown += [Screen(size, base.items, words.t(k, **values)) for k in notices]
     problems = {p for s in shown for p in misfits(s)}
     assert not problems, sorted(problems)[:10]
 

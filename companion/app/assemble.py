@@ -25,7 +25,7 @@ from ..table.state import with_volume
 from ..ui.catalog import Catalog, catalog
 from .config import Pins
 from .loop import App
-from .sinks import Report, Saver, SettingsSaver, beeps
+from .sinks import Report, Saver, SettingsSaver, beeps, stuck_keys
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,7 @@ def assemble(
     display = oled if after_frame is None else _Watched(oled, after_frame)
     flow = with_volume(flow, beeper.has_volume)  # the settings offer a volume if it has one
     app = App(flow, display, words, sinks=[beeps(beeper.beep)], clock=clock, splash=splash)
+    app.sinks.append(stuck_keys(report))
     if store is not None:
         app.sinks.append(Saver(store, app.put, report))
     pads = PadMatrix(parts.pins.rows, parts.pins.columns, pin_factory=factory)

@@ -30,15 +30,15 @@ def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
     """Every part of the device, opened on ``stack``, and the app wired to them."""
     cfg, prefs = found.config, found.settings
     d = cfg.display
-    luma = display.open_device(
-        d.controller,
-        d.interface,
-        port=d.port,
-        address=d.address,
-        rotate=d.rotate,
-        dc=d.dc,
-        reset=d.reset,
-    )
+    where = dict(port=d.port, address=d.address, rotate=d.rotate, dc=d.dc, reset=d.reset)
+    luma: object
+    try:
+        luma = display.open_device(d.controller, d.interface, **where)
+    except display.DisplayMissing:
+        # The game goes on without it: the loop looks for it while the panel is dirty,
+        # and the first failed look is logged, naming the bus and address.
+        luma = display.Connector(d.controller, d.interface, **where)
+        stack.callback(luma.close)
     store = StateDir(cfg.state_dir, cfg.game_file)
     flow = power_on(setup_flow(prefs), store, report)
     parts = Parts(cfg.pins, luma)

@@ -9,8 +9,8 @@ from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
 from ..storage.settings import SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
-from ..table.effects import SettingsChanged
-from ..table.events import Event, SaveFailed
+from ..table.effects import SettingsChanged, Stuck
+from ..table.events import STUCK, Event, HostKey, SaveFailed
 
 Report = Callable[[str], None]
 
@@ -21,6 +21,27 @@ def beeps(beep: Callable[[str], None]) -> Callable[[Effect], None]:
     def sink(effect: Effect) -> None:
         if isinstance(effect, Beep):
             beep(effect.sound.value)
+
+    return sink
+
+
+def stuck_keys(report: Report) -> Callable[[Effect], None]:
+    """A sink that logs each key found held down too long (its source tells it once a
+    hold, and ignores it until it comes up)."""
+
+    def sink(effect: Effect) -> None:
+        if not isinstance(effect, Stuck):
+            return
+        key = effect.key
+        what = (
+            f"the {key.value} button"
+            if isinstance(key, HostKey)
+            else f"pad {key.seat + 1} key {key.card}"
+        )
+        report(
+            f"{what} has been down for {STUCK:g} s (stuck, shorted, or something lying on "
+            "it): ignored until it comes up"
+        )
 
     return sink
 

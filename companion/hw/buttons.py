@@ -1,7 +1,8 @@
 """The host buttons (◀ OK ▶) and the optional buzzer, on gpiozero devices.
 
 The buttons report raw edges, ``HostDown`` and ``HostUp``; what a press means (a long
-OK opens the menu) is a matter of time, worked out by the table from its clock.
+OK opens the menu, a button held for 10 s is stuck) is a matter of time, worked out
+by the table from its clock.
 They are ``DigitalInputDevice``s, not ``Button``s: a ``Button`` carries a hold thread
 that polls ten times a second forever, and an idle table should wake no thread.
 """

@@ -13,6 +13,10 @@ through is not sent again. The first failure of an outage makes the whole panel 
 (a fault may have left anything on it, its contrast too), so the whole frame and the
 contrast go again. ``show`` sends a new frame; ``retry`` sends what is still missing, for
 the app to call while ``dirty``.
+
+A display may also be missing from the start (not plugged in, not powered, no I²C bus):
+``Oled`` then holds a ``Connector`` in place of the device, keeps the last frame, and
+each ``retry`` looks for the display again; once it answers, it gets that frame.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from ..rules import CompanionError
 COLUMNADDR, PAGEADDR = 0x21, 0x22
 PAGE_START, LOW_COLUMN, HIGH_COLUMN = 0xB0, 0x00, 0x10
 SET_COLUMNS, SET_ROWS, WRITE_RAM = 0x15, 0x75, 0x5C  # SSD1322
+NOP = 0xE3  # SSD1306, SSD1309 and SH1106 alike: a command that changes nothing
 DRIVERS = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106, "ssd1322": ssd1322}
 SPI_ONLY = ("ssd1322",)  # the SSD1322 has no I²C interface
 # The SPI display's D/C and reset lines (BCM): the I²C pins, which an SPI display leaves
@@ -52,16 +57,24 @@ class DisplayError(CompanionError):
     """The display did not answer."""
 
 
+class DisplayMissing(DisplayError):
+    """The display is not there, or not answering: the game can go on without it."""
+
+
 class Oled:
     """A luma OLED device that is sent only what it lacks, and retried after faults."""
 
-    def __init__(self, device: LumaDevice, on_error: Callable[[str], None] | None = None):
-        self.device = device
+    def __init__(
+        self, device: LumaDevice | Connector, on_error: Callable[[str], None] | None = None
+    ):
+        # A Connector: the display is not there yet; it is looked for at each retry.
+        self._connector = device if isinstance(device, Connector) else None
+        self.device: LumaDevice | None = None if self._connector else device
         self.size = device.size  # the panel's: 256×64 for the SSD1322
         self._on_error = on_error
         # The panels known here get windows (pages, or rows); any other, whole frames.
-        self._kind = _kind(device)
-        self._image: Image.Image | None = None  # the last frame given, for whole frames
+        self._kind = "whole" if self.device is None else _kind(self.device)
+        self._image: Image.Image | None = None  # the last frame given
         self._want: list[Band] = []  # that frame, page by page (or row by row)
         self._held: list[Band] = []  # what the panel holds, likewise
         self._contrast: int | None = None  # the controller's level to keep, 0..255
@@ -71,22 +84,29 @@ class Oled:
     @property
     def dirty(self) -> bool:
         """True while the panel is not known to show the last frame (and contrast) given."""
-        return self._held != self._want or not self._contrast_held
+        return self.device is None or self._held != self._want or not self._contrast_held
 
     def show(self, image: Image.Image) -> None:
         """Put ``image`` on the panel: mode "1", the display's size or smaller (a smaller
         frame is shown centred)."""
-        image = self._fit(image.convert("1"))
+        self._image = self._fit(image.convert("1"))
+        if self.device is not None:
+            self._plan()
+        self._flush()
+
+    def _plan(self) -> None:
+        """What the panel must hold for the last frame given, band by band."""
+        image = self._image
+        if image is None:
+            return
         if self._kind == "pages":
             self._want = page_bytes(self.device.preprocess(image))
         elif self._kind == "rows":
             self._want = row_units(self.device.preprocess(image))
         else:  # luma's display() turns it to the panel's way itself
-            self._image = image
             self._want = [list(image.tobytes())]
         if len(self._held) != len(self._want):
             self._held = [[None] * len(band) for band in self._want]
-        self._flush()
 
     def contrast(self, level: int) -> None:
         """Set the panel's contrast, 1 (dimmest) to 10 (brightest). It is kept: sent
@@ -119,6 +139,8 @@ class Oled:
         return canvas
 
     def _flush(self) -> None:
+        if self.device is None and not self._connect():
+            return
         problem = None
         for send in self._sends():
             try:
@@ -130,6 +152,23 @@ class Oled:
         if problem is None and self.failing:
             self.failing = False
             self._report("the display answers again")
+
+    def _connect(self) -> bool:
+        """Look for the missing display; once it answers, it is to get everything."""
+        assert self._connector is not None
+        try:
+            device = self._connector.open()
+        except DisplayError as e:
+            if not self.failing:
+                self._outage(e)
+            return False
+        self.device, self._kind = device, _kind(device)
+        self._held, self._want = [], []
+        self._plan()
+        self._contrast_held = self._contrast is None
+        self._report(f"the display answers: {self._connector.where}")
+        self.failing = False
+        return True
 
     def _outage(self, error: Exception) -> None:
         self.failing = True
@@ -296,29 +335,109 @@ def open_device(
 ) -> LumaDevice:
     """A real luma device: ``controller`` (ssd1306, ssd1309, sh1106, ssd1322) over
     ``interface`` i2c or spi. ``port`` is the bus number (None: 1 for I²C, 0 for SPI);
-    an SPI display's D/C and reset lines are the GPIOs ``dc`` and ``reset``."""
-    from luma.core.interface.serial import i2c, spi
-
-    if controller not in DRIVERS:
-        raise DisplayError(f"unknown display {controller!r} (known: {', '.join(DRIVERS)})")
-    if interface not in ("i2c", "spi"):
-        raise DisplayError(f"unknown display interface {interface!r} (known: i2c, spi)")
-    if controller in SPI_ONLY and interface != "spi":
-        raise DisplayError(f"the {controller} display has no {interface} interface, only spi")
-    gpio = None
+    an SPI display's D/C and reset lines are the GPIOs ``dc`` and ``reset``. A display
+    that is not there raises ``DisplayMissing``."""
+    connector = Connector(
+        controller,
+        interface,
+        port=port,
+        address=address,
+        rotate=rotate,
+        dc=dc,
+        reset=reset,
+        pin_factory=pin_factory,
+    )
     try:
-        if interface == "i2c":
-            serial = i2c(port=1 if port is None else port, address=address)
-        else:
-            gpio = GpioLines(pin_factory)
-            port = 0 if port is None else port
-            serial = spi(port=port, device=0, gpio=gpio, gpio_DC=dc, gpio_RST=reset)
-        return _driver(controller, serial, rotate)
-    except (LumaError, OSError, ImportError) as e:
+        return connector.open()
+    except DisplayError:
+        connector.close()
+        raise
+
+
+class Connector:
+    """A display that may not be there yet: ``open`` gives its luma device once it answers.
+
+    Between tries the bus stays open (one file, not one per try), and the driver is built
+    only once an I²C panel has acknowledged a no-op command: luma's drivers each register
+    an exit hook, so a driver built at every failed try would pile up. An SPI panel
+    cannot be heard; it counts as there once its bus opens. ``bus``: an SMBus (I²C) or
+    SpiDev (SPI) to use in place of the system's, as the simulator's fake panels are.
+    """
+
+    def __init__(
+        self,
+        controller: str,
+        interface: str,
+        *,
+        port: int | None = None,
+        address: int = 0x3C,
+        rotate: int = 0,
+        dc: int = DC_PIN,
+        reset: int = RESET_PIN,
+        pin_factory: Factory | None = None,
+        bus: object | None = None,
+    ):
+        if controller not in DRIVERS:
+            raise DisplayError(f"unknown display {controller!r} (known: {', '.join(DRIVERS)})")
+        if interface not in ("i2c", "spi"):
+            raise DisplayError(f"unknown display interface {interface!r} (known: i2c, spi)")
+        if controller in SPI_ONLY and interface != "spi":
+            raise DisplayError(f"the {controller} display has no {interface} interface, only spi")
+        self.controller, self.interface, self.rotate = controller, interface, rotate
+        self.port = (1 if interface == "i2c" else 0) if port is None else port
+        self.address = address
+        self._pins = (dc, reset, pin_factory)
+        self._bus = bus
+        width, height = (256, 64) if controller == "ssd1322" else (128, 64)
+        self.size = (height, width) if rotate % 2 else (width, height)  # as luma turns it
+        self._serial: object | None = None  # the open I²C interface
+        self._gpio: GpioLines | None = None  # an SPI display's D/C and reset lines
+
+    @property
+    def where(self) -> str:
+        """The display as the config names it, for the log."""
+        if self.interface == "i2c":
+            return f"{self.controller} at 0x{self.address:02X} on I²C bus {self.port}"
+        return f"{self.controller} on SPI bus {self.port}"
+
+    def open(self) -> LumaDevice:
+        """The display's luma device; ``DisplayMissing`` while it does not answer."""
+        try:
+            device = _driver(self.controller, self._open_serial(), self.rotate)
+        except ImportError as e:
+            raise DisplayError(
+                f"cannot open the {self.controller} display over {self.interface}: "
+                f"{e} (pip install spidev)"
+            ) from e
+        except (LumaError, OSError) as e:
+            raise DisplayMissing(f"{self.where}: {e}") from e
+        self._serial = None  # the device's own from now on
+        return device
+
+    def close(self) -> None:
+        """Let the bus and lines go, unless a device was built on them. Safe to call
+        more than once."""
+        serial, self._serial = self._serial, None
+        if serial is not None:
+            serial.cleanup()
+        gpio, self._gpio = self._gpio, None
         if gpio is not None:
             gpio.cleanup()
-        why = f"{e} (pip install spidev)" if isinstance(e, ImportError) else e
-        raise DisplayError(f"cannot open the {controller} display over {interface}: {why}") from e
+
+    def _open_serial(self) -> object:
+        from luma.core.interface.serial import i2c, spi
+
+        if self.interface == "spi":
+            dc, reset, factory = self._pins
+            if self._gpio is None:
+                self._gpio = GpioLines(factory)
+            return spi(
+                spi=self._bus, port=self.port, device=0, gpio=self._gpio, gpio_DC=dc, gpio_RST=reset
+            )
+        if self._serial is None:
+            self._serial = i2c(bus=self._bus, port=self.port, address=self.address)
+        self._serial.command(NOP)  # raises unless the panel acknowledges its address
+        return self._serial
 
 
 def _driver(controller: str, serial: object, rotate: int) -> LumaDevice:

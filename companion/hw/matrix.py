@@ -7,6 +7,11 @@ scanner, which drives one row at a time, reads the columns, and hands what it sa
 ``start``. When every key is up and settled it drives all rows again and goes back to
 waiting.
 
+A key held for ``STUCK`` seconds (a shorted key, a book on a pad) is said once, as
+``KeyStuck``, and ignored until it comes up. While only stuck keys are down the scans
+slow down to one every ``STUCK_SCAN_INTERVAL``, so a stuck key does not keep a core
+busy; the other rows are driven meanwhile, so their keys still wake the scanner at once.
+
 gpiozero has no key matrix; this one is built from its devices, so every pin comes
 from the pin factory: lgpio on a Pi, mock pins in tests and the simulator.
 """
@@ -20,12 +25,13 @@ from collections.abc import Callable, Iterable, Sequence
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
-from ..table.events import PadDown, PadUp, Put
+from ..table.events import STUCK, KeyStuck, PadDown, PadUp, Put
 
 Key = tuple[int, int]  # (seat, card): seat 0-based, card 1..8
 
 SCAN_INTERVAL = 0.001  # seconds between two scans while a key is down
 DEBOUNCE = 0.005  # a key's contact must hold still this long before it counts
+STUCK_SCAN_INTERVAL = 0.1  # seconds between two scans while only stuck keys are down
 
 
 class Debouncer:
@@ -33,14 +39,17 @@ class Debouncer:
 
     A key changes once its contact has read the same for ``debounce`` (in the clock's
     units): every change of the raw contact starts its count again, so a chattering
-    contact never counts, however the scans are spaced.
+    contact never counts, however the scans are spaced. A key reported down for
+    ``stuck`` (None: never) is reported stuck, once per hold.
     """
 
-    def __init__(self, debounce: float):
+    def __init__(self, debounce: float, stuck: float | None = None):
         self.debounce = debounce
+        self.stuck_after = stuck
         self._raw: frozenset[Key] = frozenset()  # the contacts closed at the last scan
         self._changed_at: dict[Key, float] = {}  # contacts that moved and are not settled
-        self._down: set[Key] = set()  # debounced: the keys reported down
+        self._down: dict[Key, float] = {}  # debounced: the keys reported down, and when
+        self._stuck: set[Key] = set()  # the keys down that were reported stuck
 
     @property
     def down(self) -> frozenset[Key]:
@@ -48,27 +57,44 @@ class Debouncer:
         return frozenset(self._down)
 
     @property
+    def stuck(self) -> frozenset[Key]:
+        """The keys down that were reported stuck."""
+        return frozenset(self._stuck)
+
+    @property
     def quiet(self) -> bool:
         """Every key up and settled: nothing is left to watch."""
         return not self._raw and not self._down and not self._changed_at
 
-    def feed(self, now: float, seen: Iterable[Key]) -> list[PadDown | PadUp]:
+    @property
+    def only_stuck(self) -> bool:
+        """Stuck keys down, settled, and no other key: only a release is left to see."""
+        return bool(self._stuck) and not self._changed_at and self._raw == self._stuck
+
+    def feed(self, now: float, seen: Iterable[Key]) -> list[PadDown | PadUp | KeyStuck]:
         """The events a scan at ``now`` that saw ``seen`` closed brings (in key order)."""
         seen = frozenset(seen)
         for key in seen ^ self._raw:
             self._changed_at[key] = now
         self._raw = seen
-        events: list[PadDown | PadUp] = []
+        events: list[PadDown | PadUp | KeyStuck] = []
         for key, since in sorted(self._changed_at.items()):
             if now - since < self.debounce:
                 continue
             del self._changed_at[key]
             if key in seen and key not in self._down:
-                self._down.add(key)
+                self._down[key] = now
                 events.append(PadDown(*key))
             elif key not in seen and key in self._down:
-                self._down.discard(key)
+                del self._down[key]
+                self._stuck.discard(key)
                 events.append(PadUp(*key))
+        for key, since in sorted(self._down.items()):
+            if self.stuck_after is None or key in self._stuck:
+                continue
+            if now - since >= self.stuck_after:
+                self._stuck.add(key)
+                events.append(KeyStuck(*key))
         return events
 
 
@@ -76,7 +102,8 @@ class PadMatrix:
     """Every seat's pad on one matrix: a ``Source`` of ``PadDown`` / ``PadUp``.
 
     ``clock`` is read once per scan, so a clock that steps once a reading makes the
-    debounce count scans instead of seconds (the tests do that).
+    debounce (and ``stuck``: None, never) count scans instead of seconds (the tests do
+    that). ``stuck_scan_interval`` is in seconds, as ``scan_interval`` is.
     """
 
     def __init__(
@@ -88,10 +115,13 @@ class PadMatrix:
         scan_interval: float = SCAN_INTERVAL,
         debounce: float = DEBOUNCE,
         clock: Callable[[], float] = time.monotonic,
+        stuck: float | None = STUCK,
+        stuck_scan_interval: float = STUCK_SCAN_INTERVAL,
     ):
         self._scan_interval = scan_interval
+        self._stuck_scan_interval = stuck_scan_interval
         self._clock = clock
-        self._debouncer = Debouncer(debounce)
+        self._debouncer = Debouncer(debounce, stuck)
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[DigitalInputDevice] = []
         # One lock guards the three flags the scanner waits on. ``_stopping`` is never
@@ -100,6 +130,7 @@ class PadMatrix:
         self._lock = threading.Condition()
         self._woken = False  # a column saw an edge the scanner has not looked at yet
         self._scanning = False
+        self._resting = False  # scanning, slowly: only stuck keys are down
         self._stopping = False
         self._thread: threading.Thread | None = None
         self._put: Put | None = None
@@ -160,7 +191,8 @@ class PadMatrix:
         self.close()
 
     def _idle(self) -> bool:
-        return self._thread is None or self._stopping or not (self._scanning or self._woken)
+        busy = (self._scanning and not self._resting) or self._woken
+        return self._thread is None or self._stopping or not busy
 
     def _wake(self) -> None:
         """A column went low (an edge callback, on whatever thread the pins use)."""
@@ -199,9 +231,46 @@ class PadMatrix:
                 self._put(event)
             if self._debouncer.quiet:
                 return
+            if self._debouncer.only_stuck:
+                if self._rest_beside_stuck():
+                    return
+                continue
             with self._lock:
                 if self._lock.wait_for(lambda: self._stopping, self._scan_interval):
                     return
+
+    def _rest_beside_stuck(self) -> bool:
+        """Wait for the next slow scan while only stuck keys are down; True on close().
+
+        The rows without a stuck key are driven, so a press there pulls its column low and
+        wakes the scanner at once. A stuck key's row is not: its diode then leaves its
+        column free, so a key of another seat on that column still makes an edge. Keys
+        on a stuck key's own row, and its release, are seen at the next slow scan.
+        """
+        stuck_rows = {seat for seat, _ in self._debouncer.stuck}
+        with self._lock:
+            self._woken = False  # the last scan's own row switching
+            self._resting = True
+        for seat, row in enumerate(self._rows):
+            if seat not in stuck_rows:
+                row.on()
+        deadline = time.monotonic() + self._stuck_scan_interval
+        try:
+            while True:
+                with self._lock:
+                    left = max(0.0, deadline - time.monotonic())
+                    self._lock.wait_for(lambda: self._stopping or self._woken, left)
+                    if self._stopping:
+                        return True
+                    if not self._woken:
+                        return False  # time for the slow scan
+                    self._woken = False
+                # A late edge from the last scan reads no column low: rest on.
+                if any(column.is_active for column in self._columns):
+                    return False
+        finally:
+            with self._lock:
+                self._resting = False
 
     def _rest(self) -> None:
         """Drive every row again, for the next key-down edge."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings
+from .events import HostKey, KeyStuck
 
 
 class Sound(enum.Enum):
@@ -54,4 +55,12 @@ class SettingsChanged:
     settings: DeviceSettings
 
 
-Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged
+@dataclass(frozen=True, slots=True)
+class Stuck:
+    """A key held down for ``events.STUCK`` seconds and ignored until it comes up: say it
+    in the log. ``key``: a pad's key, as its source told it, or a host button."""
+
+    key: KeyStuck | HostKey
+
+
+Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck

@@ -70,7 +70,20 @@ class SaveFailed:
     reason: str
 
 
-Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed
+STUCK = 10.0  # seconds a key may be held before it counts as stuck (a short, a book on it)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyStuck:
+    """A pad key has been down for ``STUCK`` seconds: said once by its source (the pad
+    matrix, the hub), which ignores the key until it comes up; its ``PadUp`` still
+    follows then. Seats (pads) are 0-based, cards 1..8, as in ``PadDown``."""
+
+    seat: int
+    card: int
+
+
+Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed | KeyStuck
 Put = Callable[[Event], None]
 
 

@@ -14,9 +14,9 @@ from . import menu as _menu
 from . import round as _round
 from . import settings as _settings
 from . import setup as _setup
-from .effects import Effect
-from .events import HostDown, HostKey, HostPress, HostUp, PadDown, SaveFailed, Tick
-from .gestures import edge, elapsed
+from .effects import Effect, Stuck
+from .events import HostDown, HostKey, HostPress, HostUp, KeyStuck, PadDown, SaveFailed, Tick
+from .gestures import edge, elapsed, stuck
 from .state import (
     Choosing,
     Confirm,
@@ -47,22 +47,41 @@ def step(flow: Flow, event: object, now: float) -> Step:
         flow = replace(flow, keys=keys)
         return _act(flow, press, now) if press else (flow, ())
     if isinstance(event, Tick):
-        keys, press = elapsed(flow.keys, now, flow.settings.hold)
-        if press is not None:
-            return _act(replace(flow, keys=keys), press, now)
-        if flow.deadline is not None and now >= flow.deadline:
-            return _timeout(replace(flow, deadline=None), now)
-        return flow, ()
+        flow, told = _stuck_buttons(flow, now)
+        flow, effects = _tick(flow, now)
+        return flow, told + effects
     if isinstance(event, SaveFailed):
         return notice(flow, "notice.save_failed", now, reason=event.reason), ()
+    if isinstance(event, KeyStuck):  # the pad's source ignores the key until it is up
+        seat = flow.pads.index(event.seat) if event.seat in flow.pads else event.seat
+        return notice(flow, "notice.key_stuck", now, seat=seat, card=event.card), (Stuck(event),)
     if isinstance(event, PadDown | HostPress):
         return _act(flow, event, now)
     return flow, ()  # a key coming up on a pad means nothing
 
 
+def _tick(flow: Flow, now: float) -> Step:
+    keys, press = elapsed(flow.keys, now, flow.settings.hold)
+    if press is not None:
+        return _act(replace(flow, keys=keys), press, now)
+    if flow.deadline is not None and now >= flow.deadline:
+        return _timeout(replace(flow, deadline=None), now)
+    return flow, ()
+
+
+def _stuck_buttons(flow: Flow, now: float) -> Step:
+    """A host button held for ``STUCK`` seconds: told once, on the screen and in the log."""
+    keys, held = stuck(flow.keys, now)
+    if not held:
+        return flow, ()
+    flow = notice(replace(flow, keys=keys), "notice.button_stuck", now, button=held[0].value)
+    return flow, tuple(Stuck(key) for key in held)
+
+
 def due(flow: Flow) -> float | None:
-    """When the flow must be stepped by itself (a pause, a notice, a long press)."""
-    times = [flow.deadline, flow.keys.due(flow.settings.hold)]
+    """When the flow must be stepped by itself (a pause, a notice, a long press, a button
+    held long enough to count as stuck)."""
+    times = [flow.deadline, flow.keys.due(flow.settings.hold), flow.keys.stuck_due()]
     if flow.notice is not None:
         times.append(flow.notice.until)
     return min((t for t in times if t is not None), default=None)

@@ -108,8 +108,19 @@ def screen(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Screen:
     notice = None
     if view.notice is not None:
         key, values = view.notice
-        notice = words.t(key, **{k: words.seat(v) if k == "seat" else v for k, v in values})
+        notice = words.t(key, **{k: _named(words, k, v) for k, v in values})
     return Screen(size, (*items, *_hint(words.t(hint), right, size)), notice)
+
+
+def _named(words: Catalog, name: str, value: object) -> object:
+    """A notice's value as people read it: a seat's name, a card's, a host button's."""
+    if name == "seat":
+        return words.seat(value)
+    if name == "card":
+        return words.card(value)
+    if name == "button":
+        return words.t(f"keys.{value}")
+    return value
 
 
 def draw(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Image.Image:
