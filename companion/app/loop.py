@@ -105,8 +105,8 @@ class App:
         hangs stops the pings and systemd restarts the service."""
         interval, now = self.notify.interval, self._clock()
         if interval is not None and now >= self._fed + interval:
-            self.notify.watchdog()
             self._fed = now
+            self.notify.watchdog()
 
     def handle(self, event: object) -> None:
         with self._idle:
