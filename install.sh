@@ -3,7 +3,7 @@
 # (Zero 2 W, 3, 4, 5), from this checkout:   sudo ./install.sh
 # Safe to run again (after a `git pull`, say): each step checks first and does only
 # what is not done yet. `./install.sh --dry-run` shows the plan and changes nothing.
-set -euo pipefail
+set -Eeuo pipefail
 
 NAME=santo-domingo
 SERVICE=companion
@@ -68,12 +68,12 @@ on_system() { [[ -z $ROOT ]] || { say "not run under --root"; return 1; }; }
 have() { command -v "$1" >/dev/null 2>&1; }
 same() { cmp -s "$1" "$2"; }
 
-# A file of the checkout in place (mode 0644), unless it is there already.
-put_file() {
-    local from=$1 to=$2
-    if same "$from" "$to"; then say "already in place: $to"; return 1; fi
-    act install -D -m 0644 "$from" "$to"
+# True if the file of the checkout is not in place yet (said if it is). Only a check:
+# `act` never runs in a condition, where `set -e` would not stop at its failure.
+differs() {
+    if same "$1" "$2"; then say "already in place: $2"; return 1; fi
 }
+put_file() { act install -D -m 0644 "$1" "$2"; }
 
 i2c_on() {
     step "I2C on (the display's bus)"
@@ -138,7 +138,8 @@ program() {
 
 system_user() {
     step "the system user '$SERVICE' in ${GROUPS_NEEDED[*]}"
-    put_file "$HERE/systemd/$SERVICE.sysusers" "$SYSUSERS" || true
+    local from=$HERE/systemd/$SERVICE.sysusers
+    if differs "$from" "$SYSUSERS"; then put_file "$from" "$SYSUSERS"; fi
     if user_ready; then say "already there"; return 0; fi
     if [[ -n $ROOT ]]; then act systemd-sysusers --root="$ROOT" "$SYSUSERS"
     else act systemd-sysusers "$SYSUSERS"; fi
@@ -167,14 +168,18 @@ config() {
 
 unit() {
     step "the systemd unit: $UNIT"
-    if put_file "$HERE/systemd/$SERVICE.service" "$UNIT" && on_system; then
-        act systemctl daemon-reload
-    fi
+    local from=$HERE/systemd/$SERVICE.service
+    differs "$from" "$UNIT" || return 0
+    put_file "$from" "$UNIT"
+    if on_system; then act systemctl daemon-reload; fi
 }
 
 udev_rule() {
     step "the udev rule naming the Pico hub /dev/$NAME-hub: $RULE"
-    if put_file "$HERE/systemd/99-$NAME-hub.rules" "$RULE" && on_system; then
+    local from=$HERE/systemd/99-$NAME-hub.rules
+    differs "$from" "$RULE" || return 0
+    put_file "$from" "$RULE"
+    if on_system; then
         act udevadm control --reload
         act udevadm trigger --subsystem-match=tty --action=add
     fi

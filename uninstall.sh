@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Remove what install.sh installed:   sudo ./uninstall.sh
 # The saved games and history (/var/lib/santo-domingo) stay, unless --purge.
-set -euo pipefail
+set -Eeuo pipefail
 
 NAME=santo-domingo
 SERVICE=companion

@@ -186,3 +186,14 @@ def test_a_real_install_asks_for_root():
 
 def _text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
+
+
+def test_a_step_that_fails_stops_the_install_and_says_which(tmp_path):
+    root = tmp_path / "a-file"
+    root.write_text("not a folder")
+    done = script("install.sh", "--root", root)
+    assert done.returncode != 0
+    assert done.stderr.endswith(
+        "install.sh: step 6 failed; once that is fixed, run it again (safe)\n"
+    )
+    assert " 7. " not in done.stdout  # nothing after it ran
