@@ -21,6 +21,7 @@ from ..table import Effect, Flow, View, due, next_change, public_view, settle, s
 from ..table.events import Event, HostDown, HostPress, HostUp, PadDown, PadUp, Tick
 from ..ui.catalog import Catalog
 from ..ui.screens import draw, render, splash
+from .notify import SILENT, Notifier
 
 STOP = object()  # put on the queue to end the loop
 # What people do, as the sources report it: the simulator counts these to know the
@@ -67,6 +68,8 @@ class App:
         self._idle = threading.Condition()
         self.inputs = 0  # INPUTS handled so far (the simulator waits on it)
         self.busy = False
+        self.notify: Notifier = SILENT  # systemd's notify socket (``companion run`` sets it)
+        self._fed = 0.0  # when the watchdog was fed last
 
     def set_words(self, words: Catalog) -> None:
         """Speak another language from the next frame on (drawn at once by ``refresh``)."""
@@ -78,19 +81,32 @@ class App:
         self.events.put(event)
 
     def run(self) -> None:
-        """Handle events until ``STOP`` is put on the queue."""
+        """Handle events until ``STOP`` is put on the queue; tell systemd (``notify``) that
+        the table is ready, and feed its watchdog each time the queue is handled."""
         if self._splash:  # power on: the splash, while presses wait on the queue
             self.display.show(render(splash(self.words, self.display.size)))
             time.sleep(self._splash)
         self.refresh()
+        notify, self._fed = self.notify, self._clock()
+        notify.ready()
         while True:
+            self._feed()
             try:
                 event = self.events.get(timeout=self.next_wake())
             except Empty:
                 event = Tick()
             if event is STOP:
+                notify.stopping()
                 return
             self.handle(event)
+
+    def _feed(self) -> None:
+        """Ping the watchdog when due: only here, between events, so a handler that
+        hangs stops the pings and systemd restarts the service."""
+        interval, now = self.notify.interval, self._clock()
+        if interval is not None and now >= self._fed + interval:
+            self._fed = now
+            self.notify.watchdog()
 
     def handle(self, event: object) -> None:
         with self._idle:
@@ -130,6 +146,8 @@ class App:
         wakes = [t for t in (due(flow), next_change(flow, now)) if t is not None]
         if self.display.dirty:
             wakes.append(now + RETRY)
+        if self.notify.interval is not None:  # never without a watchdog: idle stays asleep
+            wakes.append(self._fed + self.notify.interval)
         return max(0.0, min(wakes) - now) if wakes else None
 
     # --- for the simulator: waiting until the table has caught up ----------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import traceback
 from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import TextIO
@@ -11,9 +12,11 @@ from ..app.config import ConfigError
 from ..app.device import open_table
 from ..app.effective import effective
 from ..app.loop import STOP
+from ..app.notify import Notifier
 from ..rules import CompanionError
 
 EXIT_BAD_INPUT = 2
+EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
 
 
 def run_command(config_path: str | None, *, err: TextIO) -> int:
@@ -43,6 +46,22 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
             )
             return EXIT_BAD_INPUT
         signal.signal(signal.SIGTERM, lambda *_: table.app.put(STOP))
-        with suppress(KeyboardInterrupt):
-            table.app.run()
+        table.app.notify = Notifier.from_environ()
+        try:
+            with suppress(KeyboardInterrupt):
+                table.app.run()
+        except Exception as e:
+            _crashed(e, err)
+            return EXIT_CRASHED
     return 0
+
+
+def _crashed(e: Exception, err: TextIO) -> None:
+    """A bug: one block in the journal, a clear line first, then where it happened. The
+    game was saved after its last change, so the restart offers to resume it."""
+    first = (
+        f"companion run: stopped by an unexpected error ({type(e).__name__}); the game is "
+        "saved and the service restarts on the resume screen. Please report this:\n"
+    )
+    err.write(first + "".join(traceback.format_exception(e)))
+    err.flush()

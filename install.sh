@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# Install the Santo Domingo Companion as a service on Raspberry Pi OS Bookworm
+# (Zero 2 W, 3, 4, 5), from this checkout:   sudo ./install.sh
+# Safe to run again (after a `git pull`, say): each step checks first and does only
+# what is not done yet. `./install.sh --dry-run` shows the plan and changes nothing.
+set -Eeuo pipefail
+
+NAME=santo-domingo
+SERVICE=companion
+PACKAGES=(python3-venv python3-lgpio python3-spidev i2c-tools)
+GROUPS_NEEDED=(gpio i2c spi dialout)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+usage() {
+    cat <<EOF
+Usage: sudo ./install.sh [--hub] [--dry-run] [--root DIR]
+
+Installs the companion from this checkout and starts it at every power-on:
+I2C on, the serial console off (GPIO 15 is the ▶ button), the packages it needs from
+the OS, a venv in /opt/$NAME, the system user '$SERVICE', the config
+/etc/$NAME/companion.toml (from docs/companion.example.toml, only if absent),
+the systemd unit '$SERVICE' and the udev rule naming the Pico hub /dev/$NAME-hub.
+
+  --hub       the pads are on the Pico hub (USB): the serial console is left alone
+  --dry-run   print the numbered plan, change nothing (any user, any machine)
+  --root DIR  install the files (user, config, unit, udev rule) under DIR instead of /,
+              for packaging and tests; apt-get, raspi-config, pip, udevadm and
+              starting the service are then not run
+  --help      this text
+
+Logs: journalctl -u $SERVICE -f        Remove it: sudo ./uninstall.sh
+EOF
+}
+
+DRY=0 HUB=0 ROOT=""
+while (($#)); do
+    case $1 in
+        --dry-run) DRY=1 ;;
+        --hub) HUB=1 ;;
+        --root) (($# > 1)) || { echo "install.sh: --root needs a folder" >&2; exit 2; }
+                ROOT=$(realpath -m "$2"); shift ;;
+        --root=*) ROOT=$(realpath -m "${1#--root=}") ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+OPT=$ROOT/opt/$NAME
+VENV=$OPT/venv
+ETC=$ROOT/etc
+CONFIG=$ETC/$NAME/companion.toml
+UNIT=$ETC/systemd/system/$SERVICE.service
+RULE=$ETC/udev/rules.d/99-$NAME-hub.rules
+SYSUSERS=$ETC/sysusers.d/$SERVICE.conf
+STAMP=$OPT/installed-from  # the commit the venv was installed from
+STEP=0 CHANGED=0 REBOOT=0
+trap 'echo "install.sh: step $STEP failed; once that is fixed, run it again (safe)" >&2' ERR
+
+step() { STEP=$((STEP + 1)); printf '%2d. %s\n' "$STEP" "$1"; }
+say() { printf '    %s\n' "$*"; }
+# Run a command that changes the system; in a dry run, only say it.
+act() {
+    CHANGED=1
+    if ((DRY)); then say "would run: $*"; else say "running: $*"; "$@"; fi
+}
+on_system() { [[ -z $ROOT ]] || { say "not run under --root"; return 1; }; }
+have() { command -v "$1" >/dev/null 2>&1; }
+same() { cmp -s "$1" "$2"; }
+
+# True if the file of the checkout is not in place yet (said if it is). Only a check:
+# `act` never runs in a condition, where `set -e` would not stop at its failure.
+differs() {
+    if same "$1" "$2"; then say "already in place: $2"; return 1; fi
+}
+put_file() { act install -D -m 0644 "$1" "$2"; }
+
+i2c_on() {
+    step "I2C on (the display's bus)"
+    have raspi-config || { say "no raspi-config here: turn I2C on yourself"; return 0; }
+    if [[ $(raspi-config nonint get_i2c) == 0 ]]; then say "already on"; return 0; fi
+    if on_system; then act raspi-config nonint do_i2c 0; fi
+}
+
+serial_console_off() {
+    step "the serial console off (GPIO 15, RXD, is the ▶ button)"
+    if ((HUB)); then say "left alone (--hub): the hub's pads use USB, not GPIO 14/15"; return 0; fi
+    have raspi-config || { say "no raspi-config here: take console=serial0 out of cmdline.txt"; return 0; }
+    if [[ $(raspi-config nonint get_serial_cons) == 1 ]]; then say "already off"; return 0; fi
+    if on_system; then act raspi-config nonint do_serial_cons 1; REBOOT=1; fi
+}
+
+packages() {
+    step "packages from the OS: ${PACKAGES[*]}"
+    local missing=() p
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    ((${#missing[@]})) || { say "already installed"; return 0; }
+    have apt-get || { say "no apt-get here: install ${missing[*]} yourself"; return 0; }
+    on_system || return 0
+    act apt-get update -q
+    act env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+venv() {
+    step "a venv using the OS's packages (lgpio, spidev): $VENV"
+    if grep -qs "include-system-site-packages = true" "$VENV/pyvenv.cfg"; then
+        say "already there"; return 0
+    fi
+    if on_system; then act python3 -m venv --system-site-packages "$VENV"; fi
+}
+
+checkout_commit() {
+    # The commit of a clean checkout, or nothing (not git, or changed by hand): reinstall.
+    local git=(git -C "$HERE" -c safe.directory="$HERE")  # sudo: the checkout is pi's
+    if "${git[@]}" diff --quiet HEAD 2>/dev/null; then "${git[@]}" rev-parse HEAD; fi
+}
+
+program() {
+    step "the companion from this checkout into the venv (pip install $HERE)"
+    local commit; commit=$(checkout_commit)
+    if [[ -n $commit && -x $VENV/bin/$SERVICE ]] && [[ $(cat "$STAMP" 2>/dev/null) == "$commit" ]]; then
+        say "already installed from $commit"; return 0
+    fi
+    on_system || return 0
+    local pip=("$VENV/bin/pip" install -q --disable-pip-version-check --root-user-action=ignore)
+    if ((DRY)); then act "${pip[@]}" "(a copy of $HERE)"; return 0; fi
+    # From a copy: pip builds in the tree it is given, and root's build files would stay
+    # behind in the maker's checkout.
+    local copy; copy=$(mktemp -d)
+    tar -C "$HERE" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
+        --exclude='.*_cache' --exclude=./.hypothesis -cf - . | tar -C "$copy" -xf -
+    act "${pip[@]}" "$copy"
+    rm -rf "$copy"
+    printf '%s\n' "$commit" >"$STAMP"
+}
+
+system_user() {
+    step "the system user '$SERVICE' in ${GROUPS_NEEDED[*]}"
+    local from=$HERE/systemd/$SERVICE.sysusers
+    if differs "$from" "$SYSUSERS"; then put_file "$from" "$SYSUSERS"; fi
+    if user_ready; then say "already there"; return 0; fi
+    if [[ -n $ROOT ]]; then act systemd-sysusers --root="$ROOT" "$SYSUSERS"
+    else act systemd-sysusers "$SYSUSERS"; fi
+}
+
+user_ready() {
+    grep -qs "^$SERVICE:" "$ETC/passwd" || return 1
+    local g
+    for g in "${GROUPS_NEEDED[@]}"; do
+        grep -Eqs "^$g:[^:]*:[^:]*:(.*,)?$SERVICE(,.*)?$" "$ETC/group" || return 1
+    done
+}
+
+config() {
+    step "the config: $CONFIG"
+    if [[ -e $CONFIG ]]; then say "already there (a config is never overwritten)"; return 0; fi
+    CHANGED=1
+    # The example, with the state folder the unit's StateDirectory= gives the service.
+    local state='state_dir = "/var/lib/santo-domingo"'
+    if ((DRY)); then say "would write it from docs/companion.example.toml, with $state"; return 0; fi
+    say "writing it from docs/companion.example.toml, with $state"
+    install -d -m 0755 "$(dirname "$CONFIG")"
+    sed "s|^state_dir = \"[^\"]*\"|$state|" "$HERE/docs/companion.example.toml" >"$CONFIG.new"
+    chmod 0644 "$CONFIG.new" && mv "$CONFIG.new" "$CONFIG"
+}
+
+unit() {
+    step "the systemd unit: $UNIT"
+    local from=$HERE/systemd/$SERVICE.service
+    differs "$from" "$UNIT" || return 0
+    put_file "$from" "$UNIT"
+    if on_system; then act systemctl daemon-reload; fi
+}
+
+udev_rule() {
+    step "the udev rule naming the Pico hub /dev/$NAME-hub: $RULE"
+    local from=$HERE/systemd/99-$NAME-hub.rules
+    differs "$from" "$RULE" || return 0
+    put_file "$from" "$RULE"
+    if on_system; then
+        act udevadm control --reload
+        act udevadm trigger --subsystem-match=tty --action=add
+    fi
+}
+
+start() {
+    step "start it now and at every power-on (systemctl enable --now $SERVICE)"
+    if [[ -n $ROOT ]]; then
+        if systemctl --root="$ROOT" is-enabled --quiet "$SERVICE" 2>/dev/null; then
+            say "already enabled"
+        else
+            act systemctl --root="$ROOT" enable "$SERVICE"
+        fi
+        return 0
+    fi
+    if ! systemctl is-enabled --quiet "$SERVICE" 2>/dev/null \
+        || ! systemctl is-active --quiet "$SERVICE" 2>/dev/null; then
+        act systemctl enable --now "$SERVICE"
+    elif ((CHANGED)); then
+        act systemctl restart "$SERVICE"  # running the old program or unit: the new one now
+    else
+        say "already enabled and running"
+    fi
+}
+
+main() {
+    if ((!DRY)) && [[ -z $ROOT && $EUID -ne 0 ]]; then
+        echo "install.sh: it installs for the whole system: run it as root (sudo ./install.sh)" >&2
+        exit 2
+    fi
+    ((DRY)) && echo "The plan (a dry run: nothing is changed):"
+    i2c_on
+    serial_console_off
+    packages
+    venv
+    program
+    system_user
+    config
+    unit
+    udev_rule
+    start
+    if ((DRY)); then echo "Nothing was changed (dry run)."; return 0; fi
+    ((REBOOT)) && echo "Reboot once: the serial console lets go of GPIO 15 (▶) after a reboot."
+    ((CHANGED)) || echo "Everything was in place already."
+    [[ -n $ROOT ]] || echo "Done. Its log: journalctl -u $SERVICE -f"
+}
+
+main

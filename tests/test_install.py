@@ -1,0 +1,199 @@
+"""install.sh and uninstall.sh: shellcheck-clean; ``--dry-run`` prints the plan and changes
+nothing; ``--root DIR`` installs for real into a folder here, and again changes nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPTS = ("install.sh", "uninstall.sh")
+STEPS = 10  # install.sh's numbered steps
+SYSTEM_PATHS = (  # what a real install writes, and a dry run must not
+    "/opt/santo-domingo",
+    "/etc/santo-domingo",
+    "/etc/systemd/system/companion.service",
+    "/etc/udev/rules.d/99-santo-domingo-hub.rules",
+    "/etc/sysusers.d/companion.conf",
+)
+needs_systemd = pytest.mark.skipif(
+    shutil.which("systemctl") is None or shutil.which("systemd-sysusers") is None,
+    reason="systemctl and systemd-sysusers are not installed: --root needs them",
+)
+
+
+def script(name: str, *args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bash", str(REPO / name), *map(str, args)], capture_output=True, text=True, timeout=60
+    )
+
+
+def snapshot(root: Path) -> dict[str, bytes | str | None]:
+    """Every path under ``root``: a file's bytes, a link's target, None for a folder."""
+    found: dict[str, bytes | str | None] = {}
+    for path in sorted(root.rglob("*")):
+        key = str(path.relative_to(root))
+        if path.is_symlink():
+            found[key] = os.readlink(path)
+        else:
+            found[key] = path.read_bytes() if path.is_file() else None
+    return found
+
+
+def exists(paths) -> dict[str, bool]:
+    return {p: os.path.lexists(p) for p in paths}
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_shellcheck_is_clean(name):
+    shellcheck = Path(sys.executable).parent / "shellcheck"
+    done = subprocess.run(
+        [str(shellcheck), "--severity=style", str(REPO / name)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout
+    assert os.access(REPO / name, os.X_OK)  # ./install.sh, as the README says
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_help_and_a_wrong_option(name):
+    done = script(name, "--help")
+    assert done.returncode == 0 and done.stdout.startswith(f"Usage: sudo ./{name}")
+    done = script(name, "--frobnicate")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"{name}: unknown option '--frobnicate' (see --help)\n"
+
+
+def test_the_dry_run_prints_the_numbered_plan_and_changes_nothing(tmp_path):
+    before = exists(SYSTEM_PATHS)
+    done = script("install.sh", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    numbers = [int(m) for m in re.findall(r"^ ?(\d+)\. ", done.stdout, re.MULTILINE)]
+    assert numbers == list(range(1, STEPS + 1))
+    for what in ("I2C", "serial console", "python3-lgpio", "venv", "pip install", "'companion'"):
+        assert what in done.stdout
+    assert "enable --now companion" in done.stdout
+    assert done.stdout.endswith("Nothing was changed (dry run).\n")
+    assert exists(SYSTEM_PATHS) == before
+    root = tmp_path / "root"
+    assert script("install.sh", "--dry-run", "--root", root).returncode == 0
+    assert not root.exists()  # not even a folder
+
+
+def test_the_hub_leaves_the_serial_console_alone():
+    done = script("install.sh", "--dry-run", "--hub")
+    assert done.returncode == 0
+    assert "left alone (--hub)" in done.stdout and "do_serial_cons" not in done.stdout
+
+
+def test_the_uninstall_dry_run_changes_nothing(tmp_path):
+    before = exists(SYSTEM_PATHS)
+    done = script("uninstall.sh", "--dry-run", "--purge")
+    assert done.returncode == 0 and done.stdout.endswith("Nothing was changed (dry run).\n")
+    assert exists(SYSTEM_PATHS) == before
+
+
+@needs_systemd
+def test_install_into_a_root_twice_then_uninstall(tmp_path):
+    root = tmp_path / "root"
+    first = script("install.sh", "--root", root)
+    assert first.returncode == 0, first.stderr
+    etc = root / "etc"
+    unit = etc / "systemd/system/companion.service"
+    assert unit.read_bytes() == (REPO / "systemd/companion.service").read_bytes()
+    assert (etc / "systemd/system/multi-user.target.wants/companion.service").is_symlink()
+    rule = etc / "udev/rules.d/99-santo-domingo-hub.rules"
+    assert rule.read_bytes() == (REPO / "systemd/99-santo-domingo-hub.rules").read_bytes()
+    assert re.search(
+        r"^companion:x:\d+:\d+:.*:/var/lib/santo-domingo:", _text(etc / "passwd"), re.M
+    )
+    for group in ("gpio", "i2c", "spi", "dialout"):
+        assert re.search(rf"^{group}:x:\d+:companion$", _text(etc / "group"), re.M)
+    config = _text(etc / "santo-domingo/companion.toml")
+    assert 'state_dir = "/var/lib/santo-domingo"' in config  # the unit's StateDirectory=
+    example = _text(REPO / "docs/companion.example.toml")
+    assert [line for line in config.splitlines() if "state_dir" not in line] == [
+        line for line in example.splitlines() if "state_dir" not in line
+    ]
+
+    installed = snapshot(root)
+    again = script("install.sh", "--root", root)
+    assert again.returncode == 0, again.stderr
+    assert "running:" not in again.stdout and "Everything was in place already." in again.stdout
+    assert snapshot(root) == installed
+
+    state = root / "var/lib/santo-domingo"
+    state.mkdir(parents=True)
+    (state / "game.json").write_text("{}")
+    gone = script("uninstall.sh", "--root", root)
+    assert gone.returncode == 0, gone.stderr
+    left = snapshot(root)
+    assert left["var/lib/santo-domingo/game.json"] == b"{}"  # the saved games stay
+    for path in ("companion.service", "multi-user.target.wants/companion.service"):
+        assert f"etc/systemd/system/{path}" not in left
+    for path in (
+        "santo-domingo",
+        "udev/rules.d/99-santo-domingo-hub.rules",
+        "sysusers.d/companion.conf",
+    ):
+        assert f"etc/{path}" not in left
+    assert script("uninstall.sh", "--root", root).stdout.endswith("Nothing of it was left.\n")
+    assert snapshot(root) == left
+    assert script("uninstall.sh", "--purge", "--root", root).returncode == 0
+    assert not state.exists()
+
+
+@needs_systemd
+def test_a_makers_config_is_never_overwritten(tmp_path):
+    root = tmp_path / "root"
+    mine = root / "etc/santo-domingo/companion.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[display]\ncontroller = "ssd1309"\n')
+    done = script("install.sh", "--root", root)
+    assert done.returncode == 0, done.stderr
+    assert "a config is never overwritten" in done.stdout
+    assert mine.read_text() == '[display]\ncontroller = "ssd1309"\n'
+
+
+def test_a_real_install_asks_for_root():
+    if os.geteuid() == 0:
+        done = subprocess.run(  # as nobody, where the tests run as root
+            [
+                "setpriv",
+                "--reuid=nobody",
+                "--regid=nogroup",
+                "--clear-groups",
+                "bash",
+                str(REPO / "install.sh"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    else:
+        done = script("install.sh")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "run it as root (sudo ./install.sh)" in done.stderr
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def test_a_step_that_fails_stops_the_install_and_says_which(tmp_path):
+    root = tmp_path / "a-file"
+    root.write_text("not a folder")
+    done = script("install.sh", "--root", root)
+    assert done.returncode != 0
+    assert done.stderr.endswith(
+        "install.sh: step 6 failed; once that is fixed, run it again (safe)\n"
+    )
+    assert " 7. " not in done.stdout  # nothing after it ran

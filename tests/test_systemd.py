@@ -1,0 +1,105 @@
+"""The units in systemd/: ``systemd-analyze verify`` is clean and ``security --offline``
+rates each 2.0 or lower; the system user, its groups and the udev rule agree with them."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SYSTEMD = Path(__file__).resolve().parent.parent / "systemd"
+UNITS = sorted(SYSTEMD.glob("*.service"))
+EXEC = "/opt/santo-domingo/venv/bin/companion"  # where install.sh puts the program
+needs_analyze = pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None,
+    reason="systemd-analyze is not installed: the units are checked where the tool exists",
+)
+
+
+def settings(unit: Path, key: str) -> list[str]:
+    return re.findall(rf"^{key}=(.*)$", unit.read_text(encoding="utf-8"), re.MULTILINE)
+
+
+def test_there_is_the_companion_unit():
+    assert [u.name for u in UNITS] == ["companion.service"]
+    assert settings(UNITS[0], "ExecStart") == [f"{EXEC} run"]
+
+
+@needs_analyze
+@pytest.mark.parametrize("unit", UNITS, ids=lambda u: u.name)
+def test_verify_is_clean(unit, tmp_path):
+    # verify wants the program to exist: the same unit, run from a stand-in here.
+    program = tmp_path / "companion"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    copy = tmp_path / unit.name
+    copy.write_text(unit.read_text(encoding="utf-8").replace(EXEC, str(program)))
+    done = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if unit.name in line]
+    assert said == []  # no unknown key, no bad value, nothing ignored
+
+
+@needs_analyze
+@pytest.mark.parametrize("unit", UNITS, ids=lambda u: u.name)
+def test_security_rates_it_2_0_or_lower(unit):
+    done = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    level = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout)
+    assert level is not None, done.stdout + done.stderr
+    assert float(level.group(1)) <= 2.0, done.stdout
+
+
+def test_the_user_and_its_groups_are_the_units():
+    unit = SYSTEMD / "companion.service"
+    users = (SYSTEMD / "companion.sysusers").read_text(encoding="utf-8")
+    assert settings(unit, "User") == ["companion"]
+    assert re.search(r"^u companion - .* /var/lib/santo-domingo$", users, re.MULTILINE)
+    groups = re.findall(r"^m companion (\S+)$", users, re.MULTILINE)
+    assert settings(unit, "SupplementaryGroups") == [" ".join(groups)]
+    assert settings(unit, "StateDirectory") == ["santo-domingo"]  # the user's home
+
+
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None, reason="no systemd-sysusers here")
+def test_sysusers_reads_the_file(tmp_path):
+    done = subprocess.run(
+        [
+            "systemd-sysusers",
+            "--dry-run",
+            f"--root={tmp_path}",
+            str(SYSTEMD / "companion.sysusers"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Creating user 'companion' (Santo Domingo Companion)" in done.stderr
+    assert not list(tmp_path.iterdir())  # a dry run
+
+
+def test_the_hub_rule_names_the_pico_and_the_group_the_user_is_in():
+    rule = [
+        line
+        for line in (SYSTEMD / "99-santo-domingo-hub.rules").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert len(rule) == 1
+    pairs = re.findall(r'([A-Z_]+(?:\{[a-zA-Z_]+\})?)(==|\+=|=)"([^"]*)"', rule[0])
+    assert ", ".join(f'{k}{op}"{v}"' for k, op, v in pairs) == rule[0]  # nothing else on it
+    keys = {(k, op): v for k, op, v in pairs}
+    assert keys[("ATTRS{idVendor}", "==")] == "2e8a" and keys[("ATTRS{idProduct}", "==")] == "0005"
+    assert keys[("SYMLINK", "+=")] == "santo-domingo-hub"  # /dev/santo-domingo-hub
+    assert keys[("GROUP", "=")] in settings(SYSTEMD / "companion.service", "SupplementaryGroups")[0]

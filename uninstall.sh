@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Remove what install.sh installed:   sudo ./uninstall.sh
+# The saved games and history (/var/lib/santo-domingo) stay, unless --purge.
+set -Eeuo pipefail
+
+NAME=santo-domingo
+SERVICE=companion
+
+usage() {
+    cat <<EOF
+Usage: sudo ./uninstall.sh [--purge] [--dry-run] [--root DIR]
+
+Stops and disables the '$SERVICE' service and removes what install.sh installed: the
+unit, the udev rule, /opt/$NAME and the config /etc/$NAME. The saved games and history
+in /var/lib/$NAME and the system user '$SERVICE' they belong to stay, unless --purge.
+The packages from the OS and the I2C and serial console settings are left as they are.
+
+  --purge     remove /var/lib/$NAME (the saved game, its backup, the settings) and the
+              user '$SERVICE' too
+  --dry-run   print the numbered plan, change nothing
+  --root DIR  remove the files under DIR instead of /, as install.sh --root put them;
+              systemctl (but --root), udevadm and userdel are then not run
+  --help      this text
+EOF
+}
+
+DRY=0 PURGE=0 ROOT=""
+while (($#)); do
+    case $1 in
+        --dry-run) DRY=1 ;;
+        --purge) PURGE=1 ;;
+        --root) (($# > 1)) || { echo "uninstall.sh: --root needs a folder" >&2; exit 2; }
+                ROOT=$(realpath -m "$2"); shift ;;
+        --root=*) ROOT=$(realpath -m "${1#--root=}") ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "uninstall.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+ETC=$ROOT/etc
+UNIT=$ETC/systemd/system/$SERVICE.service
+RULE=$ETC/udev/rules.d/99-$NAME-hub.rules
+SYSUSERS=$ETC/sysusers.d/$SERVICE.conf
+STATE=$ROOT/var/lib/$NAME
+STEP=0 CHANGED=0
+trap 'echo "uninstall.sh: step $STEP failed; once that is fixed, run it again (safe)" >&2' ERR
+
+step() { STEP=$((STEP + 1)); printf '%2d. %s\n' "$STEP" "$1"; }
+say() { printf '    %s\n' "$*"; }
+act() {
+    CHANGED=1
+    if ((DRY)); then say "would run: $*"; else say "running: $*"; "$@"; fi
+}
+on_system() { [[ -z $ROOT ]] || { say "not run under --root"; return 1; }; }
+
+# Remove a file or folder, if it is there.
+remove() {
+    if [[ -e $1 || -L $1 ]]; then act rm -rf "$1"; else say "already gone: $1"; fi
+}
+
+stop() {
+    step "stop it and no longer start it at power-on (systemctl disable --now $SERVICE)"
+    if [[ -n $ROOT ]]; then
+        if [[ -e $UNIT ]] && systemctl --root="$ROOT" is-enabled --quiet "$SERVICE" 2>/dev/null; then
+            act systemctl --root="$ROOT" disable "$SERVICE"
+        else
+            say "already disabled"
+        fi
+        return 0
+    fi
+    if systemctl is-enabled --quiet "$SERVICE" 2>/dev/null \
+        || systemctl is-active --quiet "$SERVICE" 2>/dev/null; then
+        act systemctl disable --now "$SERVICE"
+    else
+        say "already stopped and disabled"
+    fi
+}
+
+unit() {
+    step "the systemd unit: $UNIT"
+    if [[ ! -e $UNIT ]]; then say "already gone: $UNIT"; return 0; fi
+    act rm -f "$UNIT"
+    if on_system; then act systemctl daemon-reload; fi
+}
+
+udev_rule() {
+    step "the udev rule naming the Pico hub: $RULE"
+    if [[ ! -e $RULE ]]; then say "already gone: $RULE"; return 0; fi
+    act rm -f "$RULE"
+    if on_system; then act udevadm control --reload; fi
+}
+
+program() {
+    step "the program and its venv: $ROOT/opt/$NAME"
+    remove "$ROOT/opt/$NAME"
+}
+
+config() {
+    step "the config: $ETC/$NAME"
+    remove "$ETC/$NAME"
+}
+
+state() {
+    step "the saved games and history: $STATE"
+    if ((!PURGE)); then say "kept (--purge removes them)"; return 0; fi
+    remove "$STATE"
+}
+
+system_user() {
+    step "the system user '$SERVICE'"
+    remove "$SYSUSERS"
+    # The kept saved games belong to it, so it stays, as a Debian package's user does.
+    if ((!PURGE)); then say "the user is kept with the saved games (--purge removes it)"; return 0; fi
+    if ! grep -qs "^$SERVICE:" "$ETC/passwd"; then say "already gone: the user"; return 0; fi
+    on_system || return 0
+    act userdel "$SERVICE"
+    if grep -qs "^$SERVICE:" "$ETC/group"; then act groupdel "$SERVICE"; fi
+}
+
+main() {
+    if ((!DRY)) && [[ -z $ROOT && $EUID -ne 0 ]]; then
+        echo "uninstall.sh: it changes the whole system: run it as root (sudo ./uninstall.sh)" >&2
+        exit 2
+    fi
+    ((DRY)) && echo "The plan (a dry run: nothing is changed):"
+    stop
+    unit
+    udev_rule
+    program
+    config
+    state
+    system_user
+    if ((DRY)); then echo "Nothing was changed (dry run)."; return 0; fi
+    if ((!CHANGED)); then echo "Nothing of it was left."; return 0; fi
+    if ((PURGE)); then echo "Removed."; else echo "Removed. The saved games stay in $STATE."; fi
+}
+
+main
