@@ -70,7 +70,16 @@ class SaveFailed:
     reason: str
 
 
-Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed
+@dataclass(frozen=True, slots=True)
+class HubMismatch:
+    """The pad hub's firmware speaks protocol ``hub``, this companion ``ours``: the
+    hub sends no keys until it is flashed from this version. The table says so."""
+
+    hub: int
+    ours: int
+
+
+Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed | HubMismatch
 Put = Callable[[Event], None]
 
 

@@ -15,7 +15,16 @@ from . import round as _round
 from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect
-from .events import HostDown, HostKey, HostPress, HostUp, PadDown, SaveFailed, Tick
+from .events import (
+    HostDown,
+    HostKey,
+    HostPress,
+    HostUp,
+    HubMismatch,
+    PadDown,
+    SaveFailed,
+    Tick,
+)
 from .gestures import edge, elapsed
 from .state import (
     Choosing,
@@ -55,6 +64,8 @@ def step(flow: Flow, event: object, now: float) -> Step:
         return flow, ()
     if isinstance(event, SaveFailed):
         return notice(flow, "notice.save_failed", now, reason=event.reason), ()
+    if isinstance(event, HubMismatch):
+        return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
     if isinstance(event, PadDown | HostPress):
         return _act(flow, event, now)
     return flow, ()  # a key coming up on a pad means nothing
