@@ -58,6 +58,30 @@ def test_the_demo_through_the_hub_is_the_demo_on_the_pins():
     assert len(on_pins[1]) > 50
 
 
+def test_the_hub_unplugged_mid_game_releases_the_key_and_the_game_goes_on():
+    lines = parse_script(DEMO.read_text("utf-8"), str(DEMO))
+    cut = next(i for i, line in enumerate(lines) if line.action == "pad" and i > len(lines) // 2)
+    sim = Simulator(players=3, fast=True, hub=firmware())
+    try:
+        sim.run(lines[:cut])
+        held = lines[cut]
+        sim.wiring.press(held.seat, held.card)  # a finger on the key as the cable comes out
+        sim.settle(1)  # its PadDown
+        sim.wiring.unplug()
+        sim.settle(1)  # its PadUp: released by the host, the hub being gone
+        assert sim.table.pads.wait_ready(0) is False
+        sim.wiring.plug()  # under the same name: the host opens it again
+        assert sim.table.pads.wait_ready(10)
+        sim.run(lines[cut + 1 :])
+        game = sim.flow.game
+        state = state_to_dict(game.state, game.record.ended)
+    finally:
+        sim.close()
+    assert state == play(None)[0]
+    assert len(sim.errors) == 2, sim.errors  # gone, and back
+    assert "opening it again" in sim.errors[0] and "answering again" in sim.errors[1]
+
+
 def test_simulate_pads_hub_prints_the_same_json_and_frames(monkeypatch, tmp_path):
     command = firmware()
     monkeypatch.setattr("companion.cli.simulate.firmware_command", lambda: command)

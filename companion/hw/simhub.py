@@ -47,18 +47,35 @@ def firmware_command(main: Path | None = None) -> list[str]:
 
 class SimulatedHub:
     """The firmware running behind a pty: ``port`` for the host, ``press`` / ``release``
-    for the players' fingers (seats 0-based, cards 1..8, as the simulator has them)."""
+    for the players' fingers (seats 0-based, cards 1..8, as the simulator has them).
+
+    ``port`` is a symlink to the pty, as the udev rule's name is on a Pi: ``unplug`` ends
+    the firmware and its pty, ``plug`` starts them again under the same name.
+    """
 
     def __init__(self, command: Sequence[str]):
+        self._command = list(command)
+        self._folder = tempfile.TemporaryDirectory(prefix="santo-domingo-hub-")
+        self.port = str(Path(self._folder.name) / "santo-domingo-hub")
+        self._keys: int | None = None
+        self._slave: int | None = None
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close)
+        self._process: subprocess.Popen | None = None
+        try:
+            self.plug()
+        except BaseException:
+            self.close()
+            raise
+
+    def plug(self) -> None:
+        """Start the firmware on a new pty, under ``port``."""
         master, slave = os.openpty()
         tty.setraw(slave)  # a serial line: no echo, no line editing, before the host opens
         keys_in, self._keys = os.pipe()
-        self._slave = slave  # held open: the firmware's port stays up until close
-        self.port = os.ttyname(slave)
-        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close)
+        self._slave = slave  # held open: the port stays up while the host reopens it
         try:
             self._process = subprocess.Popen(
-                list(command),
+                self._command,
                 stdin=master,
                 stdout=master,
                 stderr=self._log,
@@ -66,11 +83,29 @@ class SimulatedHub:
                 env={**os.environ, "HUB_KEYS_FD": str(keys_in)},
             )
         except OSError as e:
-            self._close_fds()
-            raise HubMissing(f"cannot start the hub's firmware ({command[0]}): {e}") from None
+            raise HubMissing(f"cannot start the hub's firmware ({self._command[0]}): {e}") from None
         finally:
             os.close(keys_in)
             os.close(master)
+        link = Path(self.port + ".new")
+        link.symlink_to(os.ttyname(slave))
+        link.replace(self.port)
+
+    def unplug(self) -> None:
+        """End the firmware and its pty: the host's port fails, as a pulled cable."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(STOP_WAIT)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._process = None  # ended on purpose: no failure to tell
+        for name in ("_keys", "_slave"):
+            fd = getattr(self, name)
+            if fd is not None:
+                os.close(fd)
+                setattr(self, name, None)
 
     def press(self, seat: int, card: int) -> None:
         self._say(f"press {seat + 1} {card}")
@@ -80,7 +115,7 @@ class SimulatedHub:
 
     def failure(self) -> str | None:
         """Why the firmware ended by itself (its last words), or None while it runs."""
-        code = self._process.poll()
+        code = None if self._process is None else self._process.poll()
         if code is None:
             return None
         self._log.seek(0)
@@ -89,25 +124,14 @@ class SimulatedHub:
 
     def close(self) -> None:
         """End the firmware and its pty. Safe to call more than once."""
-        if self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(STOP_WAIT)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-        self._close_fds()
+        self.unplug()
         self._log.close()
+        self._folder.cleanup()
 
     def _say(self, text: str) -> None:
+        if self._keys is None:
+            raise RuntimeError("the hub is unplugged")
         try:
             os.write(self._keys, f"{text}\n".encode("ascii"))
         except OSError as e:  # the firmware is gone: say why, not "broken pipe"
             raise RuntimeError(self.failure() or f"the hub's key pipe failed: {e}") from None
-
-    def _close_fds(self) -> None:
-        for name in ("_keys", "_slave"):
-            fd = getattr(self, name)
-            if fd is not None:
-                os.close(fd)
-                setattr(self, name, None)
