@@ -5,14 +5,17 @@ exactly as the firmware is (stdin and stdout on the pty, keys on ``HUB_KEYS_FD``
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, simulate
+from conftest import BOARDS, model_script, simulate
 
 from companion.app.script import parse_script
 from companion.app.simulator import Simulator
+from companion.game.boards import profile
 from companion.game.record import state_to_dict
 from companion.hw import simhub
 from companion.table import TABLE, new_flow, public_view, step
@@ -31,6 +34,7 @@ def firmware() -> list[str]:
         return STANDIN
 
 
+RATES = profile("standard").to_rates()
 DEMO = Path(__file__).parent.parent / "companion" / "examples" / "demo-script.txt"
 
 
@@ -104,6 +108,20 @@ def test_simulate_pads_hub_prints_the_same_json_and_frames(monkeypatch, tmp_path
     assert runs["hub"][0] == 0, runs["hub"][2]
     assert runs["hub"] == runs["matrix"]
     assert len(runs["hub"][3]) > 50
+
+
+@pytest.mark.parametrize("players", [2, 5, 6])
+def test_random_games_through_the_hub_equal_the_model(monkeypatch, tmp_path, players):
+    command = firmware()
+    monkeypatch.setattr("companion.cli.simulate.firmware_command", lambda: command)
+    script, expected = model_script(random.Random(700 + players), players, RATES, 30)
+    path = tmp_path / "game.txt"
+    path.write_text(script)
+    code, out, err = simulate(
+        *("--players", str(players), "--fast", "--script", str(path), "--json", "--pads", "hub")
+    )
+    assert code == 0, err
+    assert json.loads(out) == expected
 
 
 def test_pads_hub_without_the_firmware_is_one_line_and_status_2(monkeypatch, tmp_path):
