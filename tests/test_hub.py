@@ -187,6 +187,28 @@ def test_one_log_line_per_burst_of_bad_lines():
     assert pure.events == [] and pure.session.answered
 
 
+def test_the_hubs_errors_are_said_once_a_burst_and_keep_the_sequence():
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer()
+    for _ in range(3):
+        pure.hub("error crc")
+    pure.hub("beat")
+    pure.hub("error unknown")
+    pure.hub("down 1 1")
+    assert [log.split("(")[1] for log in pure.logs] == ["crc)", "unknown)"]
+    assert pure.events == [PadDown(0, 1)] and pure.session.answered  # no gap
+
+
+def test_garbage_and_nothing_else_is_said_once_across_reopened_ports():
+    pure = Pure()
+    for now in (0.0, 3.0, 6.0):  # the host opens the port again after each silence
+        pure.session.opened(now)
+        pure.session.feed(b"\x00noise\n" * 5, now + 1.0)
+        assert not pure.session.tick(now + 3.0)
+    assert len(pure.logs) == 1 and pure.events == []
+
+
 # --- HubPads on real transports --------------------------------------------------------
 
 

@@ -58,8 +58,8 @@ class Session:
 
     def opened(self, now: float) -> None:
         """A fresh port: say hello at once, and count the silence from now."""
-        self._lines.reset()
-        self.answered, self._bad = False, False
+        self._lines.reset()  # a burst of bad lines goes on across ports: said once
+        self.answered = False
         self._hello_at = self._heard_at = now
         self.tick(now)
 
@@ -68,10 +68,12 @@ class Session:
         for line in self._lines.feed(data):
             message = hublink.decode(line)
             if isinstance(message, Dropped):
-                self._unreadable(message.why, line)
+                self._unreadable(f"dropped a line ({message.why}): {_shown(line)}")
             else:
                 self._heard_at = now
-                self._bad = False
+                self._bad = isinstance(message, Error) and self._bad
+                if isinstance(message, Error) and message.what != "proto":  # proto: said apart
+                    self._unreadable(f"it could not take a line of ours ({message.what})")
                 self._take(message, now)
 
     def tick(self, now: float) -> bool:
@@ -92,10 +94,11 @@ class Session:
             self._put(PadUp(seat, card))
         self.held.clear()
 
-    def _unreadable(self, why: str, line: bytes) -> None:
+    def _unreadable(self, what: str) -> None:
+        """Say the first bad line of a burst; the rest of it goes unsaid."""
         if not self._bad:
             self._bad = True
-            self._report(f"pad hub: dropped a line ({why}): {_shown(line)}")
+            self._report(f"pad hub: {what}")
 
     def _take(self, message: hublink.Message, now: float) -> None:
         if isinstance(message, Hello):
@@ -136,10 +139,8 @@ class Session:
                 # TODO(faults): put the stuck-key event here once it exists.
                 self._stuck_said.add(key)
                 self._report(f"pad hub: P{message.seat} key {message.key} is stuck down")
-        elif isinstance(message, Error):
-            self._report(f"pad hub: it could not take a line of ours ({message.what})")
         else:
-            assert isinstance(message, Beat)
+            assert isinstance(message, Beat | Error)  # an error is said as it comes
 
 
 def _shown(line: bytes) -> str:
