@@ -93,6 +93,7 @@ class Session:
         for seat, card in sorted(self.held):
             self._put(PadUp(seat, card))
         self.held.clear()
+        self._stuck_said.clear()
 
     def _unreadable(self, what: str) -> None:
         """Say the first bad line of a burst; the rest of it goes unsaid."""
@@ -168,13 +169,11 @@ class HubPads:
         report: Report,
         clock: Callable[[], float] = time.monotonic,
         reopen_every: float = REOPEN_EVERY,
-        opener: Callable[[str], serial.SerialBase] = open_port,
     ):
         self.url = url
         self._report = report
         self._clock = clock
         self._reopen_every = reopen_every
-        self._opener = opener
         self._stop = threading.Event()
         self._ready = threading.Condition()
         self._session: Session | None = None
@@ -223,7 +222,7 @@ class HubPads:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                self._port = self._opener(self.url)
+                self._port = open_port(self.url)
             except (serial.SerialException, OSError, ValueError) as e:
                 self._trouble(f"cannot open {self.url} ({_why(e)}): trying again each second")
                 self._stop.wait(self._reopen_every)
