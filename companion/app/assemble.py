@@ -17,6 +17,7 @@ from PIL import Image
 from ..game.settings import DeviceSettings
 from ..hw.buttons import Beeper, HostButtons
 from ..hw.display import Oled
+from ..hw.hub import HubPads
 from ..hw.matrix import PadMatrix
 from ..storage import Source, StateDir
 from ..storage.settings import SettingsFile
@@ -35,6 +36,7 @@ class Parts:
     pins: Pins
     luma: object  # a luma device: on the Pi's bus, or on the simulator's fake panel
     pin_factory: object | None = None  # None: gpiozero's own choice (the Pi's pins)
+    hub: str | None = None  # the pads through the Pico hub on this port; None: the matrix
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class Assembled:
     app: App
     oled: Oled
     beeper: Beeper
-    pads: PadMatrix
+    pads: PadMatrix | HubPads
 
 
 class _Watched:
@@ -89,13 +91,21 @@ def assemble(
     app.sinks.append(stuck_keys(report))
     if store is not None:
         app.sinks.append(Saver(store, app.put, report))
-    pads = PadMatrix(parts.pins.rows, parts.pins.columns, pin_factory=factory)
+    pads = open_pads(parts, report)
     stack.callback(pads.close)
     buttons = HostButtons(parts.pins.buttons, pin_factory=factory)
     stack.callback(buttons.close)
     for source in (pads, buttons):
         source.start(app.put)
     return Assembled(app, oled, beeper, pads)
+
+
+def open_pads(parts: Parts, report: Report) -> PadMatrix | HubPads:
+    """The players' pads: through the hub when ``parts`` names its port, else the key
+    matrix on the pins."""
+    if parts.hub is not None:
+        return HubPads(parts.hub, report=report)
+    return PadMatrix(parts.pins.rows, parts.pins.columns, pin_factory=parts.pin_factory)
 
 
 def apply_settings(

@@ -38,6 +38,7 @@ CONTROLLERS = ("ssd1306", "ssd1309", "sh1106", "ssd1322")  # what companion.hw.d
 INTERFACES = ("i2c", "spi")
 SPI_ONLY = ("ssd1322",)  # controllers without an I²C interface
 BUZZERS = ("active", "passive")  # a buzzer that beeps at its own pitch, or one driven by PWM
+PAD_SOURCES = ("matrix", "hub")  # the pads on the Pi's own pins, or through the Pico hub
 # The GPIOs a display's bus holds (BCM numbers): no pad, button or buzzer may use them.
 BUS_PINS = {
     "i2c": {2: "SDA", 3: "SCL"},
@@ -77,6 +78,12 @@ class SoundConfig:
 
 
 @dataclass(frozen=True)
+class PadsConfig:
+    source: str = "matrix"  # one of PAD_SOURCES
+    hub: str = "/dev/santo-domingo-hub"  # the hub's port: a path or a pyserial URL
+
+
+@dataclass(frozen=True)
 class Config:
     pins: Pins
     display: Display
@@ -87,6 +94,7 @@ class Config:
     game_file: str = GAME_FILE
     source: Path | None = None  # the config file read; None: the packaged defaults alone
     sound: SoundConfig = SoundConfig()
+    pads: PadsConfig = PadsConfig()
 
     @property
     def state(self) -> Path:
@@ -259,6 +267,10 @@ SCHEMA: Schema = {
         "enabled": Key(flag, True),
         "volume": Key(Whole(1, 10), 5),
         "buzzer": Key(Name(lambda: BUZZERS), "active"),
+    },
+    "pads": {
+        "source": Key(Name(lambda: PAD_SOURCES), "matrix"),
+        "hub": Key(text, "/dev/santo-domingo-hub"),
     },
 }
 
@@ -506,6 +518,7 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         game_file=game_file,
         source=file,
         sound=SoundConfig(merged["sound"]["enabled"], merged["sound"]["volume"]),
+        pads=PadsConfig(**merged["pads"]),
     )
 
 

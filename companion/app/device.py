@@ -41,7 +41,8 @@ def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
         stack.callback(luma.close)
     store = StateDir(cfg.state_dir, cfg.game_file)
     flow = power_on(setup_flow(prefs), store, report)
-    parts = Parts(cfg.pins, luma)
+    hub = cfg.pads.hub if cfg.pads.source == "hub" else None
+    parts = Parts(cfg.pins, luma, hub=hub)
     table = assemble(
         stack, parts, flow, catalog(prefs.language), store=store, report=report, splash=SPLASH
     )

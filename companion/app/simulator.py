@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 
 from PIL import Image
@@ -19,6 +19,7 @@ from PIL import Image
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings, board_values, with_values
 from ..hw.display import fake_device
+from ..hw.simhub import HubMissing, SimulatedHub
 from ..hw.simmatrix import SimulatedMatrix
 from ..hw.simpins import SimFactory
 from ..rules import Board
@@ -33,6 +34,7 @@ from .loop import STOP
 from .script import Line
 
 HOLD = 0.25  # the simulator's long press; the device holds 1 s
+HUB_READY = 30.0  # seconds the hub's firmware has to answer the first hello
 SPLASH = 1.5
 
 
@@ -51,25 +53,33 @@ class Simulator:
         on_frame: Callable[[Image.Image], None] | None = None,
         store: StateDir | None = None,
         lang: str | None = None,
+        hub: Sequence[str] | None = None,
     ):
+        """``hub``: the pads through the hub's firmware, started with this command line
+        (``simhub.firmware_command()``) behind a pty; None: the matrix on mock pins."""
         self.errors: list[str] = []
         self._on_frame = on_frame
         self._inputs = 0
         self.failure: BaseException | None = None  # what stopped the app thread, if anything
         self._stack = ExitStack()
         try:
-            self._open(players, board, target, fast, speed, controller, store, lang)
+            self._open(players, board, target, fast, speed, controller, store, lang, hub)
         except BaseException:
             self._stack.close()
             raise
         self._thread = threading.Thread(target=self._run_app, name="app", daemon=True)
         self._thread.start()
 
-    def _open(self, players, board, target, fast, speed, controller, store, lang) -> None:
+    def _open(self, players, board, target, fast, speed, controller, store, lang, hub) -> None:
         pins = shipped_pins()
         self.factory = SimFactory()
         self._stack.callback(self.factory.close)
-        self.wiring = SimulatedMatrix(self.factory, pins.rows, pins.columns)
+        self.wiring: SimulatedMatrix | SimulatedHub
+        if hub is None:
+            self.wiring = SimulatedMatrix(self.factory, pins.rows, pins.columns)
+        else:
+            self.wiring = SimulatedHub(hub)
+            self._stack.callback(self.wiring.close)
         lines = defaults().display  # an SPI panel's D/C and reset, as the device has them
         luma, self.panel = fake_device(
             controller, pin_factory=self.factory, dc=lines.dc, reset=lines.reset
@@ -82,7 +92,8 @@ class Simulator:
         effects: tuple = ()
         if players is not None:
             flow, effects = start(flow, players, flow.board, prefs.target, time.monotonic())
-        parts = Parts(pins, luma, self.factory)
+        port = self.wiring.port if isinstance(self.wiring, SimulatedHub) else None
+        parts = Parts(pins, luma, self.factory, hub=port)
         self.table = assemble(
             self._stack,
             parts,
@@ -94,6 +105,8 @@ class Simulator:
             after_frame=self._frame if self._on_frame is not None else None,
         )
         self.app = self.table.app
+        if port is not None:
+            self._await_hub()
         apply_settings(self.table, prefs, file, saved, self.errors.append)
         self.app.apply(effects)  # the game that --players began is saved like any other
         self.button_pins = {key: self.factory.pin(pins.buttons[key.value]) for key in HostKey}
@@ -108,6 +121,16 @@ class Simulator:
         if board is not None:
             given |= board_values(board)
         return with_values(DeviceSettings.from_dict(saved), given), file, saved
+
+    def _await_hub(self) -> None:
+        """Keys pressed before the hub answers would be lost: wait for its answer."""
+        assert isinstance(self.wiring, SimulatedHub)
+        deadline = time.monotonic() + HUB_READY
+        while not self.table.pads.wait_ready(0.1):  # type: ignore[union-attr]
+            if self.wiring.failure() is not None:
+                raise HubMissing(self.wiring.failure())
+            if time.monotonic() > deadline:
+                raise HubMissing(f"the hub's firmware did not answer in {HUB_READY:g} s")
 
     @property
     def flow(self) -> Flow:

@@ -90,6 +90,12 @@ def _add_simulate(sub) -> None:
         help="with --players: keep the unfinished game in --state-dir aside, start another",
     )
     sim.add_argument("--lang", type=language, help="language of the screens")
+    sim.add_argument(
+        "--pads",
+        choices=["matrix", "hub"],
+        default="matrix",
+        help="the pads on mock pins (matrix), or through the pad hub's firmware (hub)",
+    )
     sim.set_defaults(run=_run_simulate)
 
 

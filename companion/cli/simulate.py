@@ -25,6 +25,7 @@ from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
 from ..hw.keyboard import raw_terminal, read_keys
+from ..hw.simhub import HubMissing, firmware_command
 from ..hw.window import Window
 from ..rules import CompanionError
 from ..storage import StateDir
@@ -49,6 +50,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         recorder = Recorder(_path(args.frames), _path(args.gif))
         words = catalog(_language(args.lang, store))
         window = Window(words.t("window.title")) if args.window else None
+        hub = firmware_command() if args.pads == "hub" else None
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
@@ -60,7 +62,8 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             draw = Terminal(out, args.pace, shown)
         elif shown:
             err.write("".join(line + "\n" for line in shown))
-        sim = Simulator(
+        sim = _simulator(
+            err,
             players=args.players,
             board=board,
             target=args.target,
@@ -70,7 +73,10 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             on_frame=_fan_out(recorder, draw, window),
             store=store,
             lang=args.lang,
+            hub=hub,
         )
+        if sim is None:
+            return EXIT_BAD_INPUT
         try:
             with _signals(draw):
                 _play(sim, lines, keys, window, err)
@@ -89,6 +95,16 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
     return _report(sim, recorder, args, draw is not None, out, err)
+
+
+def _simulator(err: TextIO, **options) -> Simulator | None:
+    """The simulated table; None when the hub's firmware never answered (said on
+    ``err``: one line, as any bad input)."""
+    try:
+        return Simulator(**options)
+    except HubMissing as e:
+        err.write(f"companion simulate: {e}\n")
+        return None
 
 
 def _language(lang: str | None, store: StateDir | None) -> str:

@@ -83,7 +83,16 @@ class KeyStuck:
     card: int
 
 
-Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed | KeyStuck
+@dataclass(frozen=True, slots=True)
+class HubMismatch:
+    """The pad hub's firmware speaks protocol ``hub``, this companion ``ours``: the
+    hub sends no keys until it is flashed from this version. The table says so."""
+
+    hub: int
+    ours: int
+
+
+Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed | KeyStuck | HubMismatch
 Put = Callable[[Event], None]
 
 

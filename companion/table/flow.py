@@ -15,7 +15,17 @@ from . import round as _round
 from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect, Stuck
-from .events import HostDown, HostKey, HostPress, HostUp, KeyStuck, PadDown, SaveFailed, Tick
+from .events import (
+    HostDown,
+    HostKey,
+    HostPress,
+    HostUp,
+    HubMismatch,
+    KeyStuck,
+    PadDown,
+    SaveFailed,
+    Tick,
+)
 from .gestures import edge, elapsed, stuck
 from .state import (
     Choosing,
@@ -55,6 +65,8 @@ def step(flow: Flow, event: object, now: float) -> Step:
     if isinstance(event, KeyStuck):  # the pad's source ignores the key until it is up
         seat = flow.pads.index(event.seat) if event.seat in flow.pads else event.seat
         return notice(flow, "notice.key_stuck", now, seat=seat, card=event.card), (Stuck(event),)
+    if isinstance(event, HubMismatch):
+        return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
     if isinstance(event, PadDown | HostPress):
         return _act(flow, event, now)
     return flow, ()  # a key coming up on a pad means nothing

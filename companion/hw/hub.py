@@ -1,0 +1,290 @@
+"""The players' pads through the Pico pad hub, on a serial port: a ``Source`` of
+``PadDown`` / ``PadUp``, as ``PadMatrix`` is.
+
+``Session`` is the host's half of ``firmware/PROTOCOL.md`` with no port and no clock
+of its own: bytes and the time go in; pad events, bytes to send and log lines come out.
+``HubPads`` runs a session on a port from pyserial's ``serial_for_url`` (a device path
+such as ``/dev/santo-domingo-hub``, a pty, or a URL such as ``socket://``) on a thread of
+its own, and opens the port again, once a second, for as long as it is gone: the game
+goes on meanwhile, with every key the hub held released.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from ..table.events import HubMismatch, KeyStuck, PadDown, PadUp, Put
+from . import hublink
+from .hublink import PROTO, Beat, Down, Dropped, Error, Hello, Stuck, Up
+
+Report = Callable[[str], None]
+Key = tuple[int, int]  # (seat, card): seat 0-based, card 1..8
+
+HELLO_EVERY = 1.0  # seconds between two hellos until the hub answers
+SILENCE = 3.0  # no line for this long: the hub is gone (it beats every second)
+REOPEN_EVERY = 1.0  # seconds between two attempts to open a port that is gone
+READ_TIMEOUT = 0.05  # the longest a read blocks: how soon close() and the clock are seen
+MISMATCH = (
+    "the pad hub's firmware speaks protocol {hub}; this companion speaks {ours}: "
+    "flash firmware/ from this version"
+)
+
+
+class Session:
+    """One connection's worth of protocol, from the host's side; pure.
+
+    ``put`` gets the pad events, ``send`` the bytes for the hub, ``report`` one line
+    per burst of unreadable lines and per thing worth saying. Keys are only reported
+    between a hello answer in our protocol and the first gap in the sequence numbers.
+    """
+
+    def __init__(self, put: Put, send: Callable[[bytes], None], report: Report):
+        self._put, self._send, self._report = put, send, report
+        self._lines = hublink.Lines()
+        self.held: set[Key] = set()  # keys reported down and not yet up
+        self.answered = False  # the hub answered our hello in our protocol
+        self._expect = 0  # the next sequence number
+        self._hello_at = 0.0  # when to say hello next, while unanswered
+        self._heard_at = 0.0  # when the last readable line came
+        self._bad = False  # inside a burst of unreadable lines (already logged)
+        self._mismatch_said = False
+        self._stuck_said: set[Key] = set()
+
+    def opened(self, now: float) -> None:
+        """A fresh port: say hello at once, and count the silence from now."""
+        self._lines.reset()  # a burst of bad lines goes on across ports: said once
+        self.answered = False
+        self._hello_at = self._heard_at = now
+        self.tick(now)
+
+    def feed(self, data: bytes, now: float) -> None:
+        """Bytes from the hub, in any pieces."""
+        for line in self._lines.feed(data):
+            message = hublink.decode(line)
+            if isinstance(message, Dropped):
+                self._unreadable(f"dropped a line ({message.why}): {_shown(line)}")
+            else:
+                self._heard_at = now
+                self._bad = isinstance(message, Error) and self._bad
+                if isinstance(message, Error) and message.what != "proto":  # proto: said apart
+                    self._unreadable(f"it could not take a line of ours ({message.what})")
+                self._take(message, now)
+
+    def tick(self, now: float) -> bool:
+        """Say hello if it is due; False when the hub has been silent too long (the
+        caller then opens the port again)."""
+        if now - self._heard_at >= SILENCE:
+            self.release()
+            return False
+        if not self.answered and now >= self._hello_at:
+            self._send(hublink.encode(f"hello {PROTO}"))
+            self._hello_at = now + HELLO_EVERY
+        return True
+
+    def release(self) -> None:
+        """Every held key up (the hub is gone or lost lines): no key stays down."""
+        self.answered = False
+        for seat, card in sorted(self.held):
+            self._put(PadUp(seat, card))
+        self.held.clear()
+        self._stuck_said.clear()
+
+    def _unreadable(self, what: str) -> None:
+        """Say the first bad line of a burst; the rest of it goes unsaid."""
+        if not self._bad:
+            self._bad = True
+            self._report(f"pad hub: {what}")
+
+    def _take(self, message: hublink.Message, now: float) -> None:
+        if isinstance(message, Hello):
+            self._hello(message)
+        elif not self.answered:
+            return  # lines of a session we have not joined (yet): keys go unheard
+        elif message.seq != self._expect:
+            self._report(f"pad hub: line {message.seq} came for {self._expect}: saying hello")
+            self.release()
+            self._hello_at = now
+            self.tick(now)
+        else:
+            self._expect = (message.seq + 1) % hublink.SEQ_MOD
+            self._event(message)
+
+    def _hello(self, message: Hello) -> None:
+        self.release()  # a new session: the hub forgot what it had reported
+        if message.proto != PROTO:
+            if not self._mismatch_said:
+                self._mismatch_said = True
+                self._report(MISMATCH.format(hub=message.proto, ours=PROTO))
+            self._put(HubMismatch(message.proto, PROTO))
+            return  # and keep saying hello: a hub flashed meanwhile is picked up
+        self.answered = True
+        self._expect = (message.seq + 1) % hublink.SEQ_MOD
+
+    def _event(self, message: hublink.Message) -> None:
+        if isinstance(message, Down | Up | Stuck):
+            key = (message.seat - 1, message.key)
+            if isinstance(message, Down) and key not in self.held:
+                self.held.add(key)
+                self._put(PadDown(*key))
+            elif isinstance(message, Up) and key in self.held:
+                self.held.discard(key)
+                self._stuck_said.discard(key)
+                self._put(PadUp(*key))
+            elif isinstance(message, Stuck) and key in self.held and key not in self._stuck_said:
+                self._stuck_said.add(key)  # the hub says it once a hold; the table logs it
+                self._put(KeyStuck(*key))
+        else:
+            assert isinstance(message, Beat | Error)  # an error is said as it comes
+
+
+def _shown(line: bytes) -> str:
+    text = repr(line[:40])
+    return text + "…" if len(line) > 40 else text
+
+
+def open_port(url: str) -> serial.SerialBase:
+    """The hub's port: a device path or any URL pyserial's ``serial_for_url`` opens."""
+    return serial.serial_for_url(url, timeout=READ_TIMEOUT)
+
+
+class HubPads:
+    """Every seat's pad through the hub at ``url``: a ``Source`` of pad events.
+
+    ``clock`` times the hellos and the silence; the thread's own waits (between two
+    attempts to open the port, and each read) are short and real, and end at once
+    when ``close`` is called.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        report: Report,
+        clock: Callable[[], float] = time.monotonic,
+        reopen_every: float = REOPEN_EVERY,
+    ):
+        self.url = url
+        self._report = report
+        self._clock = clock
+        self._reopen_every = reopen_every
+        self._stop = threading.Event()
+        self._ready = threading.Condition()
+        self._session: Session | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._port: serial.SerialBase | None = None
+        self._in_trouble = False  # a trouble with the port was said; said again once fixed
+
+    def start(self, put: Put) -> None:
+        """Send the pads' events to ``put`` from now on (from the hub's thread)."""
+        with self._lock:
+            if self._stop.is_set() or self._thread is not None:
+                raise RuntimeError("the pad hub starts once, before it is closed")
+            self._session = Session(put, self._write, self._report)
+            self._thread = threading.Thread(target=self._run, name="pad-hub", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        """Stop and close the port. Safe to call more than once, and from ``put``."""
+        self._stop.set()
+        with self._ready:
+            self._ready.notify_all()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Block until the hub has answered our hello (keys are heard from then on);
+        False if ``timeout`` seconds pass first or the hub is closed."""
+        with self._ready:
+            self._ready.wait_for(self._answered_or_stopped, timeout)
+            return self._answered()
+
+    def __enter__(self) -> HubPads:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _answered(self) -> bool:
+        return self._session is not None and self._session.answered
+
+    def _answered_or_stopped(self) -> bool:
+        return self._stop.is_set() or self._answered()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._port = open_port(self.url)
+            except (serial.SerialException, OSError, ValueError) as e:
+                self._trouble(f"cannot open {self.url} ({_why(e)}): trying again each second")
+                self._stop.wait(self._reopen_every)
+                continue
+            if self._serve():
+                self._stop.wait(self._reopen_every)
+
+    def _serve(self) -> bool:
+        """Talk over the open port until it fails, falls silent or ``close`` is called;
+        True when it failed."""
+        assert self._session is not None and self._port is not None
+        session, port = self._session, self._port
+        try:
+            session.opened(self._clock())
+            while not self._stop.is_set():
+                data = port.read(max(1, port.in_waiting))
+                was = session.answered
+                if data:
+                    session.feed(data, self._clock())
+                if not session.tick(self._clock()):
+                    self._trouble(f"silent for {SILENCE:g} s: opening {self.url} again")
+                    return False
+                if session.answered != was:
+                    self._changed(session.answered)
+                if self._path_gone():
+                    raise serial.SerialException(f"{self.url} is gone")
+            return False
+        except (serial.SerialException, OSError) as e:
+            self._trouble(f"{self.url} failed ({_why(e)}): opening it again")
+            return True
+        finally:
+            session.release()
+            self._changed(False)
+            self._port = None
+            _close_quietly(port)
+
+    def _trouble(self, what: str) -> None:
+        """Say what went wrong with the hub: once, until it answers again."""
+        if not self._in_trouble:
+            self._in_trouble = True
+            self._report(f"pad hub: {what}")
+
+    def _changed(self, answered: bool) -> None:
+        if answered and self._in_trouble:
+            self._in_trouble = False
+            self._report(f"pad hub: answering again on {self.url}")
+        with self._ready:
+            self._ready.notify_all()
+
+    def _write(self, data: bytes) -> None:
+        """The session's bytes to the hub (on the hub's thread: the port is open)."""
+        assert self._port is not None
+        self._port.write(data)
+
+    def _path_gone(self) -> bool:
+        """A device path (not a URL) that no longer exists: unplugged."""
+        return "://" not in self.url and not os.path.exists(self.url)
+
+
+def _why(e: BaseException) -> str:
+    return str(e)[:80] or type(e).__name__
+
+
+def _close_quietly(port: serial.SerialBase) -> None:
+    with contextlib.suppress(serial.SerialException, OSError):  # gone is closed enough
+        port.close()

@@ -1,0 +1,395 @@
+"""The pad hub's host side: its line format, its session, and ``HubPads`` on real
+transports (a pty behind a symlink, pyserial's ``socket://`` and ``loop://``), with
+a fake hub speaking firmware/PROTOCOL.md from the other end."""
+
+from __future__ import annotations
+
+import pytest
+from hubfake import FakeHub, PtyWire, Seen, SocketWire, line
+
+from companion.hw import hublink
+from companion.hw.hub import MISMATCH, HubPads, Session
+from companion.hw.hublink import Beat, Down, Dropped, Error, Hello, Stuck, Up
+from companion.table.events import HubMismatch, KeyStuck, PadDown, PadUp
+
+# --- the line format --------------------------------------------------------------
+
+
+def test_encode_adds_the_ccitt_false_crc():
+    # CRC-16/CCITT-FALSE's check value: "123456789" gives 0x29B1
+    assert hublink.encode("123456789") == b"123456789*29B1\n"
+    assert hublink.encode("hello 1") == line("hello 1")
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("0 hello 1 0.1.0 6 8", Hello(0, 1, "0.1.0", 6, 8)),
+        ("0 hello 2 whatever comes", Hello(0, 2)),  # another protocol: its number only
+        ("7 down 1 3", Down(7, 1, 3)),
+        ("65535 up 6 8", Up(65535, 6, 8)),
+        ("9 stuck 2 1", Stuck(9, 2, 1)),
+        ("10 beat", Beat(10)),
+        ("11 error proto", Error(11, "proto")),
+    ],
+)
+def test_decode_reads_every_line_of_the_hub(body, message):
+    assert hublink.decode(hublink.encode(body)[:-1]) == message
+    assert hublink.decode(hublink.encode(body)[:-1] + b"\r") == message
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"7 down 1 3",  # no CRC
+        b"7 down 1 3*0000",  # a wrong one
+        line("7 down 1 3")[:-1].lower(),  # lower-case hex
+        line("07 down 1 3")[:-1],  # a leading zero
+        line("7 down 0 3")[:-1],  # seat 0
+        line("7 down 7 3")[:-1],  # seat 7
+        line("7 down 1 9")[:-1],  # key 9
+        line("7  down 1 3")[:-1],  # two spaces
+        line("7 down 1 3 ")[:-1],
+        line("65536 beat")[:-1],  # past the sequence's end
+        line("beat")[:-1],
+        line("7 sing 1 3")[:-1],
+        line("7 error oops")[:-1],
+        line("0 hello 1 0.1.0 6")[:-1],  # our protocol, a field short
+        line("0 hello")[:-1],
+        line("7 beat " + "x" * 80)[:-1],  # too long, though its CRC is right
+        b"7 b\xe9at*0000",
+    ],
+)
+def test_decode_drops_what_breaks_the_format(raw):
+    assert isinstance(hublink.decode(raw), Dropped)
+
+
+def test_lines_drop_an_overlong_line_whole_and_keep_the_next():
+    lines = hublink.Lines()
+    got = list(lines.feed(b"x" * 50))
+    got += list(lines.feed(b"y" * 5000 + b"\n" + line("1 beat")[:4]))
+    got += list(lines.feed(line("1 beat")[4:]))
+    assert got == [hublink.Lines.TOO_LONG, line("1 beat")[:-1]]
+    assert isinstance(hublink.decode(got[0]), Dropped)
+
+
+# --- the session, pure ----------------------------------------------------------------
+
+
+class Pure:
+    """A session with everything it does collected."""
+
+    def __init__(self) -> None:
+        self.events: list[object] = []
+        self.sent: list[bytes] = []
+        self.logs: list[str] = []
+        self.session = Session(self.events.append, self.sent.append, self.logs.append)
+        self.seq = 0
+
+    def hub(self, body: str, now: float = 0.0) -> None:
+        self.session.feed(line(f"{self.seq} {body}"), now)
+        self.seq += 1
+
+    def answer(self, now: float = 0.0, proto: int = 1) -> None:
+        self.seq = 0
+        self.hub(f"hello {proto} 0.1.0 6 8", now)
+
+
+def test_the_host_says_hello_first_and_each_second_until_answered():
+    pure = Pure()
+    pure.session.opened(10.0)
+    assert pure.sent == [line("hello 1")]
+    pure.session.tick(10.9)
+    assert len(pure.sent) == 1
+    pure.session.tick(11.0)
+    assert pure.sent == [line("hello 1")] * 2
+    pure.answer(11.5)
+    pure.session.tick(12.6)
+    assert len(pure.sent) == 2 and pure.session.answered
+
+
+def test_keys_count_only_after_the_answer_in_sequence():
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.hub("down 1 3")  # before the hello answer: unheard
+    pure.answer()
+    pure.hub("down 2 8")
+    pure.hub("down 2 8")  # a second down without an up invents nothing
+    pure.hub("up 1 3")  # never reported down
+    pure.hub("up 2 8")
+    pure.hub("beat")
+    assert pure.events == [PadDown(1, 8), PadUp(1, 8)]
+    assert pure.logs == []
+
+
+def test_a_gap_in_the_sequence_releases_held_keys_and_says_hello_again():
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer()
+    pure.hub("down 3 4")
+    pure.seq += 1  # a line lost
+    pure.hub("down 3 5", now=0.2)
+    assert pure.events == [PadDown(2, 4), PadUp(2, 4)]
+    assert pure.sent == [line("hello 1")] * 2
+    assert len(pure.logs) == 1 and not pure.session.answered
+    pure.answer()
+    pure.hub("down 3 5")
+    assert pure.events[-1] == PadDown(2, 5)
+
+
+def test_silence_for_three_seconds_releases_held_keys():
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer(0.5)
+    pure.hub("down 1 1", 1.0)
+    assert pure.session.tick(3.9)
+    assert not pure.session.tick(4.0)
+    assert pure.events == [PadDown(0, 1), PadUp(0, 1)]
+
+
+def test_another_protocol_is_shown_each_answer_and_logged_once():
+    pure = Pure()
+    pure.session.opened(0.0)
+    for now in (0.1, 1.1, 2.1):
+        pure.answer(now, proto=2)
+        pure.hub("error proto", now)
+        pure.hub("down 1 1", now)  # a hub of another protocol sends no keys; if it did
+        pure.session.tick(now + 0.9)
+    assert pure.events == [HubMismatch(2, 1)] * 3
+    assert pure.logs == [MISMATCH.format(hub=2, ours=1)]
+    assert "protocol 2" in pure.logs[0] and "speaks 1" in pure.logs[0]
+    assert len(pure.sent) == 4  # and it keeps asking, for a hub flashed meanwhile
+    pure.answer(3.5)
+    assert pure.session.answered
+
+
+def test_a_stuck_key_is_told_to_the_table_once_a_hold():
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer()
+    pure.hub("stuck 1 3")  # a key the host never saw go down: nothing to tell
+    pure.hub("down 1 2")
+    pure.hub("stuck 1 2")
+    pure.hub("stuck 1 2")
+    pure.hub("up 1 2")
+    pure.hub("down 1 2")
+    pure.hub("stuck 1 2")  # a new hold, told again
+    assert pure.events == [
+        PadDown(0, 2),
+        KeyStuck(0, 2),
+        PadUp(0, 2),
+        PadDown(0, 2),
+        KeyStuck(0, 2),
+    ]
+    assert pure.logs == []  # the table's sink logs it, once (app/sinks.py stuck_keys)
+
+
+def test_one_log_line_per_burst_of_bad_lines():
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer()
+    pure.session.feed(b"garbage\n" * 40 + b"\xff\x00\n" + b"x" * 300 + b"\n", 0.1)
+    pure.hub("beat")
+    pure.session.feed(b"more garbage\n" * 3, 0.2)
+    assert len(pure.logs) == 2, pure.logs
+    assert pure.events == [] and pure.session.answered
+
+
+def test_the_hubs_errors_are_said_once_a_burst_and_keep_the_sequence():
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer()
+    for _ in range(3):
+        pure.hub("error crc")
+    pure.hub("beat")
+    pure.hub("error unknown")
+    pure.hub("down 1 1")
+    assert [log.split("(")[1] for log in pure.logs] == ["crc)", "unknown)"]
+    assert pure.events == [PadDown(0, 1)] and pure.session.answered  # no gap
+
+
+def test_garbage_and_nothing_else_is_said_once_across_reopened_ports():
+    pure = Pure()
+    for now in (0.0, 3.0, 6.0):  # the host opens the port again after each silence
+        pure.session.opened(now)
+        pure.session.feed(b"\x00noise\n" * 5, now + 1.0)
+        assert not pure.session.tick(now + 3.0)
+    assert len(pure.logs) == 1 and pure.events == []
+
+
+# --- HubPads on real transports --------------------------------------------------------
+
+
+class Clock:
+    """The time the host's hellos and silence go by; a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["pty", "socket"])
+def wire(request, tmp_path):
+    made = PtyWire(tmp_path / "santo-domingo-hub") if request.param == "pty" else SocketWire()
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def seen():
+    return Seen()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def hub(wire, seen):
+    fake = FakeHub(wire, seen)
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def connect(wire, seen, clock, hub):
+    """Start the host on the wire (once the test has set the fake hub up)."""
+    made: list[HubPads] = []
+
+    def start() -> HubPads:
+        made.append(HubPads(wire.url, report=seen.report, clock=clock, reopen_every=0.01))
+        made[-1].start(seen.put)
+        return made[-1]
+
+    yield start
+    for pads in made:
+        pads.close()
+
+
+@pytest.fixture
+def pads(connect):
+    return connect()
+
+
+def test_keys_go_through_the_hub(pads, hub, seen):
+    assert pads.wait_ready(10)
+    hub.send("down 2 5")
+    hub.send("beat")
+    hub.send("up 2 5")
+    seen.wait(lambda: len(seen.events) == 2, "the down and the up")
+    assert seen.events == [PadDown(1, 5), PadUp(1, 5)]
+    assert seen.logs == []
+
+
+def test_unplugged_mid_game_releases_keys_and_comes_back(pads, hub, wire, seen):
+    assert pads.wait_ready(10)
+    hub.send("down 4 1")
+    seen.wait(lambda: seen.events == [PadDown(3, 1)], "the down")
+    hellos = len(seen.hellos)
+    wire.unplug()
+    seen.wait(lambda: seen.events[-1:] == [PadUp(3, 1)], "the held key released")
+    seen.wait(lambda: bool(seen.logs), "the unplugging said")
+    wire.plug()
+    seen.wait(lambda: len(seen.hellos) > hellos, "a hello on the port plugged back")
+    assert pads.wait_ready(10)
+    hub.send("down 4 2")
+    seen.wait(lambda: seen.events[-1:] == [PadDown(3, 2)], "keys again")
+    assert seen.logs[-1].startswith("pad hub: answering again")
+    assert len(seen.logs) == 2, seen.logs  # gone once, back once: not once per attempt
+
+
+def test_silence_releases_keys_and_opens_the_port_again(pads, hub, seen, clock):
+    assert pads.wait_ready(10)
+    hub.send("down 1 1")
+    seen.wait(lambda: seen.events == [PadDown(0, 1)], "the down")
+    hellos = len(seen.hellos)
+    clock.now += 3.0
+    seen.wait(lambda: seen.events[-1:] == [PadUp(0, 1)], "the held key released")
+    seen.wait(lambda: len(seen.hellos) > hellos, "hello again")
+    assert pads.wait_ready(10)
+
+
+def test_hello_repeats_each_second_until_answered(connect, hub, seen, clock):
+    hub.answering = False
+    pads = connect()
+    seen.wait(lambda: len(seen.hellos) == 1, "the first hello")
+    clock.now += 1.0
+    seen.wait(lambda: len(seen.hellos) == 2, "the second hello")
+    assert not pads.wait_ready(0)
+    hub.answering = True
+    clock.now += 1.0
+    assert pads.wait_ready(10)
+
+
+def test_a_gap_makes_the_host_say_hello_again(pads, hub, seen):
+    assert pads.wait_ready(10)
+    hellos = len(seen.hellos)
+    hub.send("down 6 8")
+    hub.skip()
+    hub.send("up 6 8")
+    seen.wait(lambda: len(seen.hellos) > hellos, "hello after the gap")
+    assert seen.events[:2] == [PadDown(5, 8), PadUp(5, 8)]  # released by the host
+    assert pads.wait_ready(10)
+
+
+def test_a_hub_of_another_protocol_is_shown_and_picked_up_once_flashed(connect, hub, seen, clock):
+    hub.proto = 2
+    pads = connect()
+    seen.wait(lambda: HubMismatch(2, 1) in seen.events, "the notice")
+    clock.now += 1.0
+    seen.wait(lambda: seen.events.count(HubMismatch(2, 1)) == 2, "asked again")
+    assert seen.logs == [MISMATCH.format(hub=2, ours=1)]
+    hub.proto = 1  # flashed
+    clock.now += 1.0
+    assert pads.wait_ready(10)
+
+
+def test_garbage_on_the_wire_is_one_log_line_and_no_key(pads, hub, wire, seen):
+    assert pads.wait_ready(10)
+    wire.write(b"\x00\xff garbage \x1b[2J\n" * 200 + b"7 down 1 1*FFFF\n")
+    hub.send("beat")
+    hub.send("down 1 1")
+    seen.wait(lambda: seen.events == [PadDown(0, 1)], "the real key")
+    assert len(seen.logs) == 1 and "dropped" in seen.logs[0]
+
+
+def test_close_is_idempotent_and_stops_the_thread(wire, seen, clock):
+    pads = HubPads(wire.url, report=seen.report, clock=clock)
+    pads.start(seen.put)
+    pads.close()
+    pads.close()
+    assert not pads.wait_ready(0)
+    with pytest.raises(RuntimeError):
+        pads.start(seen.put)
+
+
+def test_loop_hears_only_its_own_hellos(seen, clock):
+    """pyserial's loop:// gives the host its own hello back: a line without a sequence
+    number, dropped and said once; no key is invented."""
+    with HubPads("loop://", report=seen.report, clock=clock) as pads:
+        pads.start(seen.put)
+        seen.wait(lambda: bool(seen.logs), "the echo dropped")
+        clock.now += 1.0
+        clock.now += 1.0
+        assert not pads.wait_ready(0)
+    assert seen.events == []
+    assert len(seen.logs) == 1 and "no sequence number" in seen.logs[0]
+
+
+def test_a_missing_hub_is_said_once_and_found_when_plugged(tmp_path, seen, clock):
+    path = tmp_path / "santo-domingo-hub"
+    with HubPads(str(path), report=seen.report, clock=clock, reopen_every=0.01) as pads:
+        pads.start(seen.put)
+        seen.wait(lambda: bool(seen.logs), "the missing hub said")
+        wire = PtyWire(path)
+        hub = FakeHub(wire, seen)
+        try:
+            assert pads.wait_ready(10)
+            assert len(seen.logs) == 2, seen.logs  # not one line per attempt
+            assert "cannot open" in seen.logs[0] and "answering again" in seen.logs[1]
+        finally:
+            hub.close()
