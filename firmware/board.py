@@ -13,10 +13,10 @@ WATCHDOG_MS = 2000
 SETTLE_US = 30  # a released column line climbs back through its pull-up before the next row
 
 if PICO:
-    import micropython
     import select
     import time
 
+    import micropython
     from machine import WDT, Pin
 
     clock = time

@@ -14,10 +14,7 @@ class Debouncer:
 
     def busy(self):
         """Whether some key is between levels (the simulation scans faster then)."""
-        for bits in self._counting:
-            if bits:
-                return True
-        return False
+        return any(self._counting)
 
     def update(self, row, raw):
         """Takes one scan's reading of ``row``: ``raw`` has a bit set per closed key."""

@@ -34,6 +34,7 @@ GOOD = 0
 BAD_CRC = 1  # well formed, but the checksum does not match: answered with "error crc"
 MALFORMED = 2  # breaks the line rules: dropped and counted
 
+
 def unframe(line):
     """(status, body) for one line without its "\\n" (and "\\r")."""
     n = len(line)

@@ -105,7 +105,7 @@ class Port:
         self._line = b""
         fd = os.getenv("HUB_KEYS_FD")
         if fd:
-            self._keys = open(int(fd), "rb", buffering=0)
+            self._keys = open(int(fd), "rb", buffering=0)  # noqa: SIM115 (open for good)
             self._all.register(self._keys, select.POLLIN)
 
     def read(self):
@@ -138,7 +138,7 @@ class Port:
             self._keys = None
         elif byte == b"\n":
             if not control(self._matrix, self._line):
-                sys.stderr.write("hub simulation: bad control line %r\n" % (self._line,))
+                sys.stderr.write("hub simulation: bad control line " + repr(self._line) + "\n")
             self._line = b""
         elif len(self._line) < 80:
             self._line += byte
@@ -156,8 +156,8 @@ def _raw_tty(fd):
         setraw = tty.setraw
     try:
         setraw(fd)
-    except OSError:  # not a terminal: a pipe needs nothing
-        pass
+    except OSError:
+        return  # not a terminal: a pipe needs nothing
 
 
 def arm():
