@@ -128,7 +128,8 @@ class Port:
     def wait(self, ms):
         """Waits up to ``ms`` for the host or the control pipe; applies control lines."""
         for obj, _ in self._all.poll(ms):
-            if obj is self._keys:
+            # MicroPython's poll gives back the object registered, CPython's its fd.
+            if self._keys is not None and (obj is self._keys or obj == self._keys.fileno()):
                 self._control()
 
     def _control(self):
@@ -145,19 +146,27 @@ class Port:
 
 
 def _raw_tty(fd):
+    """Puts a terminal that still echoes in raw mode. One already raw (as the host should
+    make its pty before starting the hub) is left alone: setraw() would flush its input,
+    the host's first hello among it."""
     try:
         import termios  # the unix port has setraw(); CPython's is tty.setraw()
     except ImportError:
         return
-    setraw = getattr(termios, "setraw", None)
-    if setraw is None:
-        import tty
-
-        setraw = tty.setraw
     try:
-        setraw(fd)
-    except OSError:
+        echoing = termios.tcgetattr(fd)[3] & _ECHO
+    except (OSError, getattr(termios, "error", OSError)):
         return  # not a terminal: a pipe needs nothing
+    if echoing:
+        setraw = getattr(termios, "setraw", None)
+        if setraw is None:
+            import tty
+
+            setraw = tty.setraw
+        setraw(fd)
+
+
+_ECHO = 0o10  # termios' ECHO in c_lflag (Linux and the BSDs); the unix port does not name it
 
 
 def arm():
