@@ -1,12 +1,15 @@
 # The Pico pad hub's firmware: scans the pads' diode matrix, debounces each key and tells the
-# host over USB serial (PROTOCOL.md). On a Pico it runs at boot (main.py); elsewhere:
+# host over USB serial (PROTOCOL.md). On a Pico it runs at boot (main.py). Elsewhere (the
+# simulator, tests) it is started as
 #
-#   micropython firmware/main.py        (cwd: any; it finds pins.json beside itself)
+#   HUB_KEYS_FD=<fd> micropython firmware/main.py      (cwd: any; pins.json is found
+#                                                       beside this file)
 #
-# with stdin and stdout the serial port (a pty slave; it is put in raw mode if it is not
-# already) and HUB_KEYS_FD=<fd> an inherited pipe (pass_fds) of control lines:
-# "press SEAT KEY\n" / "release SEAT KEY\n" (SEAT 1..6, KEY 1..8). It exits when the serial
-# port closes. `python3 firmware/main.py` runs the same.
+# stdin and stdout: the serial port, a pty slave in raw mode (make it raw before starting:
+# one that still echoes is made raw here, which flushes what the host already wrote);
+# <fd>: an inherited pipe (pass_fds) of control lines "press SEAT KEY\n" and
+# "release SEAT KEY\n" (SEAT 1..6, KEY 1..8). It exits with status 0 when the pty's other
+# side closes. `python3 firmware/main.py` runs the same code under CPython.
 
 import json
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import binascii
 import itertools
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -365,3 +366,13 @@ def test_off_a_pico_the_board_is_the_simulation():
 
 def test_the_protocol_and_firmware_versions():
     assert (hub.PROTOCOL, hub.FIRMWARE) == (1, "0.1.0")
+
+
+def test_the_readmes_wiring_table_is_the_pin_map():
+    # GP0..GP15 on the Pico's left edge, pins 1..20 with a ground every fifth pin.
+    physical = [1, 2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20]  # by GP number
+    readme = (FIRMWARE / "README.md").read_text()
+    table = re.findall(r"^\| (row|column) .*? \| GP(\d+) \| (\d+) \|$", readme, re.M)
+    wanted = [("row", gp) for gp in PINS["rows"]] + [("column", gp) for gp in PINS["columns"]]
+    assert [(kind, int(gp)) for kind, gp, _ in table] == wanted
+    assert all(physical[int(gp)] == int(pin) for _, gp, pin in table)
