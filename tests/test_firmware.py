@@ -5,10 +5,12 @@ code under the real MicroPython unix port."""
 from __future__ import annotations
 
 import binascii
+import importlib
 import itertools
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -376,3 +378,89 @@ def test_the_readmes_wiring_table_is_the_pin_map():
     wanted = [("row", gp) for gp in PINS["rows"]] + [("column", gp) for gp in PINS["columns"]]
     assert [(kind, int(gp)) for kind, gp, _ in table] == wanted
     assert all(physical[int(gp)] == int(pin) for _, gp, pin in table)
+
+
+# --- board.py's Pico side, on pins that model the wires ------------------------------------
+
+
+class Wires:
+    """The pads' wires as the Pico's pins see them: a column reads low when a closed key
+    joins it, through its diode, to a row driven low."""
+
+    def __init__(self):
+        self.closed: set[tuple[int, int]] = set()  # (row GP, column GP)
+        self.pins: dict[int, FakePin] = {}
+
+    def level(self, gp: int) -> int:
+        return (
+            0
+            if any(
+                col == gp and self.pins[row].mode == FakePin.OPEN_DRAIN and self.pins[row].out == 0
+                for row, col in self.closed
+            )
+            else 1
+        )
+
+
+class FakePin:  # stands in for machine.Pin, its level set by the wires
+    IN, OUT, OPEN_DRAIN, PULL_UP = "in", "out", "open-drain", "pull-up"
+    wires: Wires
+
+    def __init__(self, gp, mode, pull=None, *, value=None):
+        self.gp, self.mode, self.pull, self.out = gp, mode, pull, value
+        self.wires.pins[gp] = self
+
+    def value(self, level=None):
+        if level is None:
+            return self.wires.level(self.gp)
+        self.out = level
+        return None
+
+
+@pytest.fixture
+def pico(monkeypatch):
+    """board.py imported as on a Pico, its machine module a model of the wires."""
+    FakePin.wires = Wires()
+    fed = []
+    kbd = []
+    machine = type(sys)("machine")
+    machine.Pin = FakePin
+    machine.WDT = lambda timeout: fed.append(timeout) or "dog"
+    micropython = type(sys)("micropython")
+    micropython.kbd_intr = kbd.append
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    monkeypatch.setitem(sys.modules, "micropython", micropython)
+    monkeypatch.setattr(sys, "platform", "rp2")
+    monkeypatch.setattr(time, "sleep_us", lambda us: None, raising=False)
+    monkeypatch.delitem(sys.modules, "board")
+    pico_board = importlib.import_module("board")
+    monkeypatch.setitem(sys.modules, "board", board)  # the others keep the simulated one
+    return pico_board, FakePin.wires, fed, kbd
+
+
+def test_on_a_pico_rows_are_open_drain_and_columns_pulled_up(pico):
+    pico_board, wires, _, _ = pico
+    pico_board.Matrix(PINS["rows"], PINS["columns"])
+    assert {wires.pins[gp].mode for gp in PINS["rows"]} == {FakePin.OPEN_DRAIN}
+    assert {wires.pins[gp].out for gp in PINS["rows"]} == {1}  # released: floating
+    assert {(wires.pins[gp].mode, wires.pins[gp].pull) for gp in PINS["columns"]} == {
+        (FakePin.IN, FakePin.PULL_UP)
+    }
+
+
+def test_on_a_pico_the_scan_reads_each_seats_keys(pico):
+    pico_board, wires, _, _ = pico
+    matrix = pico_board.Matrix(PINS["rows"], PINS["columns"])
+    heard = []
+    debouncer = Debouncer(6, 1, lambda row, key, down: heard.append((row + 1, key + 1, down)))
+    wires.closed = {(2, 8), (2, 9), (3, 8), (7, 15)}  # a rectangle's three corners, P6 key 8
+    main.scan(matrix, 6, debouncer)
+    assert sorted(heard) == [(1, 1, True), (1, 2, True), (2, 1, True), (6, 8, True)]
+    assert {wires.pins[gp].out for gp in PINS["rows"]} == {1}  # every row released again
+
+
+def test_on_a_pico_arming_stops_ctrl_c_and_starts_a_two_second_watchdog(pico):
+    pico_board, _, fed, kbd = pico
+    assert pico_board.PICO
+    assert pico_board.arm() == "dog"
+    assert (fed, kbd) == ([2000], [-1])
