@@ -107,6 +107,8 @@ class Port:
         if fd:
             self._keys = open(int(fd), "rb", buffering=0)  # noqa: SIM115 (open for good)
             self._all.register(self._keys, select.POLLIN)
+            self._keys_ready = select.poll()
+            self._keys_ready.register(self._keys, select.POLLIN)
 
     def read(self):
         """The bytes the host has sent, without waiting; None if none. Ends the process
@@ -123,7 +125,8 @@ class Port:
         return data or None
 
     def write(self, data):
-        self._out.write(data)
+        while data:
+            data = data[self._out.write(data) or 0 :]
 
     def wait(self, ms):
         """Waits up to ``ms`` for the host or the control pipe; applies control lines."""
@@ -133,16 +136,19 @@ class Port:
                 self._control()
 
     def _control(self):
-        byte = self._keys.read(1)
-        if not byte:  # the pipe's writer is gone: the keys stay as they are
-            self._all.unregister(self._keys)
-            self._keys = None
-        elif byte == b"\n":
-            if not control(self._matrix, self._line):
-                sys.stderr.write("hub simulation: bad control line " + repr(self._line) + "\n")
-            self._line = b""
-        elif len(self._line) < 80:
-            self._line += byte
+        """Applies every control line waiting: a burst of presses lands in one scan."""
+        while self._keys_ready.poll(0):
+            byte = self._keys.read(1)
+            if not byte:  # the pipe's writer is gone: the keys stay as they are
+                self._all.unregister(self._keys)
+                self._keys = None
+                return
+            if byte == b"\n":
+                if not control(self._matrix, self._line):
+                    sys.stderr.write("hub simulation: bad control line " + repr(self._line) + "\n")
+                self._line = b""
+            elif len(self._line) < 80:
+                self._line += byte
 
 
 def _raw_tty(fd):

@@ -154,3 +154,11 @@ def test_it_runs_from_the_firmware_folder_and_ends_when_the_port_closes():
     started = Hub([str(MICROPYTHON) if HAS_WHEEL else sys.executable], ROOT / "firmware", "main.py")
     started.hello()
     assert started.close() == (0, b"")
+
+
+def test_a_bad_control_line_is_said_on_stderr_and_the_hub_goes_on():
+    started = Hub([str(MICROPYTHON) if HAS_WHEEL else sys.executable])
+    started.hello()
+    started.key("press 9 1\npress 1 1")  # one write: both lines land in the same wait
+    assert started.event() == b"1 down 1 1"
+    assert started.close() == (0, b"hub simulation: bad control line b'press 9 1'\n")
