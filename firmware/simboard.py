@@ -13,6 +13,7 @@ class Matrix:
     the diodes block every other path, so no set of closed keys makes a ghost."""
 
     def __init__(self, rows, columns):
+        self.seats = len(rows)
         self._low = 0  # bit r: row r driven low (active)
         self._closed = bytearray(len(rows))  # bit k of row r: key k + 1 of seat r + 1 closed
 
@@ -47,20 +48,19 @@ def control(matrix, line):
         seat, key = int(words[1]), int(words[2])
     except ValueError:
         return False
-    if not (1 <= seat <= len(matrix._closed) and 1 <= key <= 8):
+    if not (1 <= seat <= matrix.seats and 1 <= key <= 8):
         return False
     matrix.press(seat, key, words[0] == b"press")
     return True
 
 
 class Clock:
-    """MicroPython's ticks: milliseconds that wrap; ticks_diff() is right across the wrap."""
+    """MicroPython's ticks for CPython: milliseconds that wrap; ticks_diff() is right
+    across the wrap."""
 
     PERIOD = 1 << 30  # as MicroPython's ticks_ms
 
     def ticks_ms(self):
-        if hasattr(time, "ticks_ms"):
-            return time.ticks_ms()
         return int(time.monotonic() * 1000) % self.PERIOD
 
     def ticks_diff(self, a, b):
@@ -81,7 +81,7 @@ class ManualClock(Clock):
         self.now = (self.now + ms) % self.PERIOD
 
 
-clock = Clock()
+clock = time if hasattr(time, "ticks_ms") else Clock()  # the unix port has the real one
 
 
 def _raw(stream):
