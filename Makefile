@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: test demo lint bench clean
+.PHONY: test demo lint bench clean flash
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,22 @@ hardware/wiring.svg hardware/hub-wiring.svg &: companion/data/pins.toml scripts/
 bench: $(VENV)/.runtime
 	$(BIN)/companion bench
 	$(BIN)/python scripts/bench_replay.py
+
+# The Pico hub's pins, as its firmware reads them: [hub] of the one pin map.
+firmware/pins.json: companion/data/pins.toml
+	$(PYTHON) -c 'import json, sys, tomllib; \
+	print(json.dumps(tomllib.load(open(sys.argv[1], "rb"))["hub"]))' $< > $@
+
+# Copy the firmware onto a Pico that runs MicroPython (firmware/README.md).
+FIRMWARE := $(wildcard firmware/*.py) firmware/pins.json
+
+$(VENV)/.flash: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[flash]'
+	touch $@
+
+flash: $(VENV)/.flash $(FIRMWARE)
+	$(BIN)/mpremote cp $(FIRMWARE) :
+	$(BIN)/mpremote reset
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,80 @@
+# The hub's one door to the hardware: the matrix pins, the serial port, the clock and the
+# watchdog. On a Pico (sys.platform "rp2") they are machine's; anywhere else simboard.py's
+# simulated parts. Every other module reaches the hardware through the names defined here:
+#   Matrix(rows, columns)  select(row), deselect(row), columns() -> bits of closed keys
+#   Port(matrix)           read() -> bytes or None, write(bytes), wait(ms)
+#   clock                  ticks_ms(), ticks_diff(a, b)
+#   arm()                  production mode: Ctrl-C is data, the watchdog runs; -> it or None
+
+import sys
+
+PICO = sys.platform == "rp2"
+WATCHDOG_MS = 2000
+SETTLE_US = 30  # a released column line climbs back through its pull-up before the next row
+
+if PICO:
+    import select
+    import time
+
+    import micropython
+    from machine import WDT, Pin
+
+    clock = time
+
+    class Matrix:
+        def __init__(self, rows, columns):
+            # Open drain: a released row floats, so even a pad without its diodes shorts
+            # no two outputs.
+            self._rows = [Pin(pin, Pin.OPEN_DRAIN, value=1) for pin in rows]
+            self._columns = [Pin(pin, Pin.IN, Pin.PULL_UP) for pin in columns]
+
+        def select(self, row):
+            self._rows[row].value(0)
+            time.sleep_us(SETTLE_US)
+
+        def deselect(self, row):
+            self._rows[row].value(1)
+
+        def columns(self):
+            columns = self._columns
+            low = 0
+            for i in range(len(columns)):
+                if not columns[i].value():
+                    low |= 1 << i
+            return low
+
+    class Port:
+        """USB CDC: stdin and stdout, read without blocking."""
+
+        def __init__(self, matrix):
+            self._in = sys.stdin.buffer
+            self._out = sys.stdout.buffer
+            self._poll = select.poll()
+            self._poll.register(sys.stdin, select.POLLIN)
+
+        def read(self):
+            data = None
+            for _ in range(64):  # a flood of bytes may not starve the scan
+                if not self._ready():
+                    break
+                byte = self._in.read(1)
+                data = byte if data is None else data + byte
+            return data
+
+        def _ready(self):
+            for _ in self._poll.ipoll(0):  # ipoll: no list allocated each scan
+                return True
+            return False
+
+        def write(self, data):
+            self._out.write(data)
+
+        def wait(self, ms):
+            time.sleep_ms(1)  # the keys are real: scan every millisecond whatever ms says
+
+    def arm():
+        micropython.kbd_intr(-1)  # a 0x03 from the host is data now, not a KeyboardInterrupt
+        return WDT(timeout=WATCHDOG_MS)
+
+else:
+    from simboard import Matrix, Port, arm, clock  # noqa: F401  (board's names, simulated)
