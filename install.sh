@@ -21,7 +21,8 @@ the OS, a venv in /opt/$NAME, the system user '$SERVICE', the config
 /etc/$NAME/companion.toml (from docs/companion.example.toml, only if absent),
 the systemd unit '$SERVICE' and the udev rule naming the Pico hub /dev/$NAME-hub.
 
-  --hub       the pads are on the Pico hub (USB): the serial console is left alone
+  --hub       the pads are on the Pico hub (USB): a new config reads them from there
+              ([pads] source = "hub"; an existing config is never changed)
   --dry-run   print the numbered plan, change nothing (any user, any machine)
   --root DIR  install the files (user, config, unit, udev rule) under DIR instead of /,
               for packaging and tests; apt-get, raspi-config, pip, udevadm and
@@ -84,7 +85,6 @@ i2c_on() {
 
 serial_console_off() {
     step "the serial console off (GPIO 15, RXD, is the ▶ button)"
-    if ((HUB)); then say "left alone (--hub): the hub's pads use USB, not GPIO 14/15"; return 0; fi
     have raspi-config || { say "no raspi-config here: take console=serial0 out of cmdline.txt"; return 0; }
     if [[ $(raspi-config nonint get_serial_cons) == 1 ]]; then say "already off"; return 0; fi
     if on_system; then act raspi-config nonint do_serial_cons 1; REBOOT=1; fi
@@ -158,11 +158,13 @@ config() {
     if [[ -e $CONFIG ]]; then say "already there (a config is never overwritten)"; return 0; fi
     CHANGED=1
     # The example, with the state folder the unit's StateDirectory= gives the service.
-    local state='state_dir = "/var/lib/santo-domingo"'
-    if ((DRY)); then say "would write it from docs/companion.example.toml, with $state"; return 0; fi
-    say "writing it from docs/companion.example.toml, with $state"
+    local state='state_dir = "/var/lib/santo-domingo"' source='source = "matrix"'
+    ((HUB)) && source='source = "hub"'
+    if ((DRY)); then say "would write it from docs/companion.example.toml, with $state, $source"; return 0; fi
+    say "writing it from docs/companion.example.toml, with $state, $source"
     install -d -m 0755 "$(dirname "$CONFIG")"
-    sed "s|^state_dir = \"[^\"]*\"|$state|" "$HERE/docs/companion.example.toml" >"$CONFIG.new"
+    sed -e "s|^state_dir = \"[^\"]*\"|$state|" -e "s|^source = \"[^\"]*\"|$source|" \
+        "$HERE/docs/companion.example.toml" >"$CONFIG.new"
     chmod 0644 "$CONFIG.new" && mv "$CONFIG.new" "$CONFIG"
 }
 

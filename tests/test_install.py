@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -88,10 +89,17 @@ def test_the_dry_run_prints_the_numbered_plan_and_changes_nothing(tmp_path):
     assert not root.exists()  # not even a folder
 
 
-def test_the_hub_leaves_the_serial_console_alone():
+@needs_systemd
+def test_with_the_hub_the_new_config_reads_the_pads_from_it(tmp_path):
     done = script("install.sh", "--dry-run", "--hub")
     assert done.returncode == 0
-    assert "left alone (--hub)" in done.stdout and "do_serial_cons" not in done.stdout
+    assert 'source = "hub"' in done.stdout
+    # the ▶ button stays on GPIO 15, the UART's RXD, with or without the hub
+    assert "the serial console off (GPIO 15" in done.stdout
+    root = tmp_path / "root"
+    assert script("install.sh", "--root", root, "--hub").returncode == 0
+    config = tomllib.loads(_text(root / "etc/santo-domingo/companion.toml"))
+    assert config["pads"]["source"] == "hub"
 
 
 def test_the_uninstall_dry_run_changes_nothing(tmp_path):
