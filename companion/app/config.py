@@ -38,6 +38,8 @@ CONTROLLERS = ("ssd1306", "ssd1309", "sh1106", "ssd1322")  # what companion.hw.d
 INTERFACES = ("i2c", "spi")
 SPI_ONLY = ("ssd1322",)  # controllers without an I²C interface
 BUZZERS = ("active", "passive")  # a buzzer that beeps at its own pitch, or one driven by PWM
+# The GPIO backends companion.hw.pinfactory makes: "auto", or gpiozero's factory names.
+PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "native", "mock")
 # The GPIOs a display's bus holds (BCM numbers): no pad, button or buzzer may use them.
 BUS_PINS = {
     "i2c": {2: "SDA", 3: "SCL"},
@@ -87,6 +89,7 @@ class Config:
     game_file: str = GAME_FILE
     source: Path | None = None  # the config file read; None: the packaged defaults alone
     sound: SoundConfig = SoundConfig()
+    pin_factory: str = "auto"  # one of PIN_FACTORIES, from [gpio] pin_factory
 
     @property
     def state(self) -> Path:
@@ -240,6 +243,9 @@ SCHEMA: Schema = {
         "board": Key(board, "standard"),
         "target": Key(Whole(1, 999), 30),
         "language": Key(Name(languages), "en"),
+    },
+    "gpio": {
+        "pin_factory": Key(Name(lambda: PIN_FACTORIES), "auto"),
     },
     "pins": {
         "rows": Key(PinList(2, 6, "a seat"), REQUIRED),
@@ -506,6 +512,7 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         game_file=game_file,
         source=file,
         sound=SoundConfig(merged["sound"]["enabled"], merged["sound"]["volume"]),
+        pin_factory=merged["gpio"]["pin_factory"],
     )
 
 
