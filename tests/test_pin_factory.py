@@ -10,7 +10,7 @@ from importlib.metadata import entry_points
 
 import pytest
 from gpiozero import Device, DigitalOutputDevice, GPIOPinInUse, PWMOutputDevice
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.app import config
 from companion.app.device import open_table
@@ -88,10 +88,17 @@ def test_an_unknown_name_is_refused_with_the_file_and_the_key(tmp_path):
 # --- which factory ------------------------------------------------------------------------
 
 
-def test_mock_is_gpiozeros_mock_factory_with_pwm():
+def test_mock_is_gpiozeros_mock_factory():
     factory = pin_factory("mock", {})
-    assert type(factory) is MockFactory
-    buzzer = PWMOutputDevice(18, pin_factory=factory)  # a passive buzzer needs PWM
+    assert type(factory) is MockFactory and type(factory.pin(18)) is MockPin
+    factory.reset()
+
+
+def test_mock_pins_play_pwm_as_gpiozero_lets_them(monkeypatch):
+    """A passive buzzer needs PWM: gpiozero's GPIOZERO_MOCK_PIN_CLASS gives such pins."""
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
+    factory = pin_factory("mock", {})
+    buzzer = PWMOutputDevice(18, pin_factory=factory)
     buzzer.frequency, buzzer.value = 440, 0.5
     assert factory.pin(18).state == 0.5
     buzzer.close()
@@ -216,6 +223,7 @@ SPI_PASSIVE = (
     ],
 )
 def test_every_device_gets_the_one_configured_factory(tmp_path, monkeypatch, text, environment):
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")  # for the passive buzzer
     if environment is not None:
         monkeypatch.setenv("GPIOZERO_PIN_FACTORY", environment)
     reports: list[str] = []

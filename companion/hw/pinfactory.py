@@ -19,7 +19,7 @@ from importlib import import_module
 
 from gpiozero import Device
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 
 from ..rules import CompanionError
 from ..rules.errors import clip
@@ -119,9 +119,8 @@ def _first_that_works() -> Factory:
 
 def _open(name: str) -> Factory:
     """A new factory of the backend ``name``; ``_Missing`` if its library is not
-    installed. A mock factory's pins can play PWM, so a passive buzzer opens too."""
-    if name == "mock":
-        return MockFactory(pin_class=MockPWMPin)
+    installed. (gpiozero's mock pins play no PWM unless ``GPIOZERO_MOCK_PIN_CLASS`` is
+    ``mockpwmpin``: one factory's pins are all of one kind.)"""
     module_name, class_name = FACTORIES[name].split(":")
     try:
         module = import_module(module_name)
