@@ -315,7 +315,7 @@ def test_run_says_what_is_wrong_before_opening_anything(tmp_path, no_display, te
     assert no_display == []
 
 
-def test_run_never_calls_a_config_error_missing_hardware(tmp_path, monkeypatch):
+def test_run_never_calls_a_config_error_missing_hardware(tmp_path, monkeypatch, mock_hardware):
     from companion.hw import display
 
     def refuse(*args, **options):

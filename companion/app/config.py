@@ -39,6 +39,8 @@ INTERFACES = ("i2c", "spi")
 SPI_ONLY = ("ssd1322",)  # controllers without an I²C interface
 BUZZERS = ("active", "passive")  # a buzzer that beeps at its own pitch, or one driven by PWM
 PAD_SOURCES = ("matrix", "hub")  # the pads on the Pi's own pins, or through the Pico hub
+# The GPIO backends companion.hw.pinfactory makes: "auto", or gpiozero's factory names.
+PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "native", "mock")
 # The GPIOs a display's bus holds (BCM numbers): no pad, button or buzzer may use them.
 BUS_PINS = {
     "i2c": {2: "SDA", 3: "SCL"},
@@ -95,6 +97,7 @@ class Config:
     source: Path | None = None  # the config file read; None: the packaged defaults alone
     sound: SoundConfig = SoundConfig()
     pads: PadsConfig = PadsConfig()
+    pin_factory: str = "auto"  # one of PIN_FACTORIES, from [gpio] pin_factory
 
     @property
     def state(self) -> Path:
@@ -248,6 +251,9 @@ SCHEMA: Schema = {
         "board": Key(board, "standard"),
         "target": Key(Whole(1, 999), 30),
         "language": Key(Name(languages), "en"),
+    },
+    "gpio": {
+        "pin_factory": Key(Name(lambda: PIN_FACTORIES), "auto"),
     },
     "pins": {
         "rows": Key(PinList(2, 6, "a seat"), REQUIRED),
@@ -519,6 +525,7 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         source=file,
         sound=SoundConfig(merged["sound"]["enabled"], merged["sound"]["volume"]),
         pads=PadsConfig(**merged["pads"]),
+        pin_factory=merged["gpio"]["pin_factory"],
     )
 
 

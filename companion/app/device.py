@@ -1,21 +1,25 @@
-"""The device's own parts: the Pi's pins (gpiozero's default pin factory) and the
-display on its bus, as the config names them."""
+"""The device's own parts: the Pi's pins (the pin factory of ``[gpio] pin_factory``) and
+the display on its bus, as the config names them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import ExitStack
 
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings
 from ..hw import display
+from ..hw.pinfactory import Factory, PinFactoryError, borrowed, pin_factory, simulated
 from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
 from ..ui.catalog import catalog, languages
 from .assemble import Assembled, Parts, apply_settings, assemble, power_on
+from .config import ConfigError
 from .effective import Effective
 from .sinks import Report
 
 SPLASH = 2.0
+DEFAULTS = "packaged defaults"  # how Effective names the lowest layer
 
 
 def setup_flow(prefs: DeviceSettings) -> Flow:
@@ -26,14 +30,40 @@ def setup_flow(prefs: DeviceSettings) -> Flow:
     return new_flow(boards, TABLE, prefs=prefs, languages=tuple(languages()))
 
 
-def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
-    """Every part of the device, opened on ``stack``, and the app wired to them."""
+def open_pins(stack: ExitStack, found: Effective, report: Report) -> Factory:
+    """The device's one pin factory, as ``[gpio] pin_factory`` says, closed by ``stack``
+    after every part on it. One it cannot make is a one-line ``ConfigError``."""
+    try:
+        factory = pin_factory(found.config.pin_factory)
+    except PinFactoryError as e:
+        where = found.origin(("gpio", "pin_factory"))
+        raise ConfigError(str(e) if where == DEFAULTS else f"{where}: {e}") from None
+    if borrowed(factory):  # gpiozero's default, set in code (by a test): not ours to close
+        return factory
+    stack.callback(factory.close)
+    if simulated(factory):
+        report("the pins are gpiozero's mock pins: no pad or button can be pressed")
+    return factory
+
+
+def open_table(
+    stack: ExitStack,
+    found: Effective,
+    report: Report,
+    *,
+    open_display: Callable[..., object] | None = None,
+) -> Assembled:
+    """Every part of the device, opened on ``stack``, and the app wired to them. The
+    display is ``open_display``'s (default ``display.open_device``), given the same
+    arguments, its D/C and reset lines on the device's pin factory."""
     cfg, prefs = found.config, found.settings
+    factory = open_pins(stack, found, report)
     d = cfg.display
     where = dict(port=d.port, address=d.address, rotate=d.rotate, dc=d.dc, reset=d.reset)
+    where |= dict(pin_factory=factory)  # an SPI display's D/C and reset lines
     luma: object
     try:
-        luma = display.open_device(d.controller, d.interface, **where)
+        luma = (open_display or display.open_device)(d.controller, d.interface, **where)
     except display.DisplayMissing:
         # The game goes on without it: the loop looks for it while the panel is dirty,
         # and the first failed look is logged, naming the bus and address.
@@ -42,7 +72,7 @@ def open_table(stack: ExitStack, found: Effective, report: Report) -> Assembled:
     store = StateDir(cfg.state_dir, cfg.game_file)
     flow = power_on(setup_flow(prefs), store, report)
     hub = cfg.pads.hub if cfg.pads.source == "hub" else None
-    parts = Parts(cfg.pins, luma, hub=hub)
+    parts = Parts(cfg.pins, luma, factory, hub=hub)
     table = assemble(
         stack, parts, flow, catalog(prefs.language), store=store, report=report, splash=SPLASH
     )

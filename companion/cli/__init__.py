@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (_add_run, _add_simulate, _add_replay, _add_bench, _add_config):
+    for add in (_add_run, _add_pads, _add_simulate, _add_replay, _add_bench, _add_config):
         add(sub)
     return parser
 
@@ -53,6 +53,28 @@ def _add_run(sub) -> None:
     run = sub.add_parser("run", help="the device service: real pins and display")
     run.add_argument("--config", metavar="FILE", help="a TOML configuration file")
     run.set_defaults(run=_run_device)
+
+
+def _add_pads(sub) -> None:
+    pads = sub.add_parser(
+        "pads",
+        help="try the pads, the host buttons and the buzzer: print every key event",
+        description="Open the pads and the host buttons on the config's pins, as `companion "
+        "run` does, and print each key event as it happens; each press beeps. Ctrl-C ends.",
+    )
+    pads.add_argument("--config", metavar="FILE", help="a TOML configuration file")
+    pads.add_argument("--count", type=events, metavar="N", help="end after N key events")
+    pads.set_defaults(run=_run_pads)
+
+
+def events(text: str) -> int:
+    return _whole(text, 1, 1_000_000, "the count")
+
+
+def _run_pads(args: argparse.Namespace) -> int:
+    from .pads import pads_command
+
+    return pads_command(args.config, count=args.count, out=sys.stdout, err=sys.stderr)
 
 
 def _add_simulate(sub) -> None:

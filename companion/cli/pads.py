@@ -1,0 +1,140 @@
+"""``companion pads``: the maker's check before closing the box.
+
+It opens the pads and the host buttons as ``companion run`` does (the config's pins, on
+the one pin factory ``[gpio] pin_factory`` makes) and prints every key event as it comes,
+one line each: ``P2 card 5 (Galleon) down``, ``OK up``. Each press clicks the buzzer, so
+the buzzer is tried too. It ends on Ctrl-C, or after ``--count`` events.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from ..app.assemble import Parts, open_pads
+from ..app.config import Config, ConfigError
+from ..app.device import open_pins
+from ..app.effective import effective
+from ..hw.buttons import Beeper, HostButtons
+from ..hw.hub import HubPads
+from ..hw.matrix import PadMatrix
+from ..hw.pinfactory import Factory
+from ..rules import CompanionError
+from ..table.events import Event, HostDown, HostUp, HubMismatch, KeyStuck, PadDown, PadUp
+from ..ui.catalog import Catalog, catalog
+
+EXIT_BAD_INPUT = 2
+NAME = "companion pads"
+PRESS_SOUND = "click"
+BUSY_HINT = "is the companion service running? sudo systemctl stop companion"
+
+
+@dataclass(frozen=True)
+class Keys:
+    """What a person presses, and the buzzer that answers."""
+
+    pads: PadMatrix | HubPads
+    buttons: HostButtons
+    beeper: Beeper
+
+
+def pads_command(
+    config_path: str | None,
+    *,
+    count: int | None,
+    out: TextIO,
+    err: TextIO,
+    wire: Callable[[Factory], None] | None = None,
+) -> int:
+    """Print the key events of the pads and host buttons the config names until Ctrl-C,
+    or until ``count`` of them. ``wire`` is handed the pin factory before any pin is
+    opened on it (a test wires its simulated matrix there)."""
+
+    def report(message: str) -> None:
+        err.write(f"{NAME}: {message}\n")
+        err.flush()
+
+    try:
+        path = Path(config_path) if config_path else None
+        found = effective(path, report=report, set_aside=False)  # it only looks
+    except CompanionError as e:
+        err.write(f"{NAME}: {e}\n")
+        return EXIT_BAD_INPUT
+    words = catalog(found.settings.language)
+    with ExitStack() as stack:
+        try:
+            factory = open_pins(stack, found, report)
+            if wire is not None:
+                wire(factory)
+            keys = open_keys(stack, found.config, factory, report)
+        except ConfigError as e:
+            err.write(f"{NAME}: {e}\n")
+            return EXIT_BAD_INPUT
+        except Exception as e:  # a pin another program holds, most likely
+            err.write(f"{NAME}: cannot open the pins ({type(e).__name__}: {e}); {BUSY_HINT}\n")
+            return EXIT_BAD_INPUT
+        keys.beeper.set_volume(found.settings.volume)  # sound on: the buzzer is tried too
+        _say(out, words.t("pads.ready"))
+        _watch(keys, words, count, out)
+    return 0
+
+
+def open_keys(stack: ExitStack, config: Config, factory: Factory, report) -> Keys:
+    """The pads (the matrix, or the hub ``[pads]`` names), the host buttons and the
+    buzzer, as the table opens them, every pin from ``factory``; closed by ``stack``."""
+    pins = config.pins
+    beeper = Beeper(pins.buzzer, kind=pins.buzzer_kind, pin_factory=factory)
+    stack.callback(beeper.close)
+    hub = config.pads.hub if config.pads.source == "hub" else None
+    pads = open_pads(Parts(pins, None, factory, hub=hub), report)
+    stack.callback(pads.close)
+    buttons = HostButtons(pins.buttons, pin_factory=factory)
+    stack.callback(buttons.close)
+    return Keys(pads, buttons, beeper)
+
+
+def _watch(keys: Keys, words: Catalog, count: int | None, out: TextIO) -> None:
+    """Print each event as it comes; a press clicks the buzzer."""
+    events: queue.Queue[Event] = queue.Queue()
+    keys.pads.start(events.put)
+    keys.buttons.start(events.put)
+    seen = 0
+    try:
+        while count is None or seen < count:
+            event = events.get()  # Ctrl-C interrupts the wait
+            if isinstance(event, PadDown | HostDown):
+                keys.beeper.beep(PRESS_SOUND)
+            line = describe(event, words)
+            if line is not None:
+                _say(out, line)
+                seen += 1
+    except KeyboardInterrupt:
+        pass
+
+
+def describe(event: Event, words: Catalog) -> str | None:
+    """One line for a key event: ``P2 card 5 (Galleon) down``, ``OK up``; a key held for
+    10 s is said stuck. None: not a key's event."""
+    if isinstance(event, PadDown | PadUp | KeyStuck):
+        edge = {PadDown: "down", PadUp: "up", KeyStuck: "stuck"}[type(event)]
+        return words.t(
+            f"pads.pad_{edge}",
+            seat=words.seat(event.seat),
+            n=event.card,
+            card=words.card(event.card),
+        )
+    if isinstance(event, HostDown | HostUp):
+        edge = "down" if isinstance(event, HostDown) else "up"
+        return words.t(f"pads.host_{edge}", key=words.t(f"keys.{event.key.value}"))
+    if isinstance(event, HubMismatch):
+        return words.t("notice.hub_protocol", hub=event.hub, ours=event.ours)
+    return None
+
+
+def _say(out: TextIO, line: str) -> None:
+    out.write(line + "\n")
+    out.flush()
