@@ -59,7 +59,31 @@ def table_figures(presses: int = 200, session: int = 2400) -> dict:
         figures["session_rss_mb"] = _rss_mb(resource)
     finally:
         sim.close()
+    figures.update(_hub_figures(presses))
     return figures
+
+
+def _hub_figures(presses: int) -> dict:
+    """Key-to-frame latency through the Pico pad hub: the real firmware under the
+    MicroPython unix port, scanning and debouncing, its lines read from a pty. Absent
+    (None) where the unix port or the firmware is not installed."""
+    from ..app.simulator import Simulator
+    from ..hw.simhub import HubMissing, firmware_command
+
+    try:
+        command = firmware_command()
+    except HubMissing:
+        return {"hub_key_to_frame_ms_p50": None, "hub_key_to_frame_ms_p99": None}
+    handed: list[float] = []
+    sim = Simulator(
+        players=4, fast=True, hub=command, on_frame=lambda _: handed.append(time.perf_counter())
+    )
+    try:
+        sim.settle(0)
+        latency = _presses(sim, handed, min(presses, 200))
+    finally:
+        sim.close()
+    return {f"hub_{k}": v for k, v in latency.items() if k.startswith("key_to_frame")}
 
 
 def _idle(sim) -> dict:
