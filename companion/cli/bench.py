@@ -79,7 +79,8 @@ def _hub_figures(presses: int) -> dict:
         players=4, fast=True, hub=command, on_frame=lambda _: handed.append(time.perf_counter())
     )
     try:
-        sim.settle(0)
+        for _ in range(2):  # in step with the firmware: each press waits for its events
+            sim.press(0, 1)
         latency = _presses(sim, handed, min(presses, 200))
     finally:
         sim.close()
