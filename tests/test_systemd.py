@@ -25,20 +25,16 @@ def settings(unit: Path, key: str) -> list[str]:
 
 def test_there_is_the_companion_unit():
     assert [u.name for u in UNITS] == ["companion.service"]
-    assert settings(UNITS[0], "ExecStart") == [f"{EXEC} run"]
+    assert settings(UNITS[0], "ExecStart") == [f"/usr/bin/env {EXEC} run"]
 
 
 @needs_analyze
 @pytest.mark.parametrize("unit", UNITS, ids=lambda u: u.name)
-def test_verify_is_clean(unit, tmp_path):
-    # verify wants the program to exist: the same unit, run from a stand-in here.
-    program = tmp_path / "companion"
-    program.write_text("#!/bin/sh\n")
-    program.chmod(0o755)
-    copy = tmp_path / unit.name
-    copy.write_text(unit.read_text(encoding="utf-8").replace(EXEC, str(program)))
+def test_verify_is_clean(unit):
+    # the unit as it is in the repository: env is there on every machine, the program
+    # only once installed
     done = subprocess.run(
-        ["systemd-analyze", "verify", "--man=no", str(copy)],
+        ["systemd-analyze", "verify", "--man=no", str(unit)],
         capture_output=True,
         text=True,
         timeout=60,
