@@ -124,6 +124,10 @@ program() {
         say "already installed from $commit"; return 0
     fi
     on_system || return 0
+    case $(uname -m) in  # PyPI's ready-made Pillow is for 64-bit ARM; 32-bit may compile it
+        armv6l | armv7l) say "a 32-bit system: pip may have to build Pillow (slow, needs a" \
+                             "compiler); the 64-bit Raspberry Pi OS is recommended" ;;
+    esac
     local pip=("$VENV/bin/pip" install -q --disable-pip-version-check --root-user-action=ignore)
     if ((DRY)); then act "${pip[@]}" "(a copy of $HERE)"; return 0; fi
     # From a copy: pip builds in the tree it is given, and root's build files would stay

@@ -11,12 +11,13 @@ usage() {
 Usage: sudo ./uninstall.sh [--purge] [--dry-run] [--root DIR]
 
 Stops and disables the '$SERVICE' service and removes what install.sh installed: the
-unit, the udev rule, /opt/$NAME and the config /etc/$NAME. The saved games and history
-in /var/lib/$NAME and the system user '$SERVICE' they belong to stay, unless --purge.
+unit, the udev rule and /opt/$NAME. Your config (/etc/$NAME), the saved games and
+history in /var/lib/$NAME and the system user '$SERVICE' they belong to stay, unless
+--purge: a later install.sh finds them as they were.
 The packages from the OS and the I2C and serial console settings are left as they are.
 
-  --purge     remove /var/lib/$NAME (the saved game, its backup, the settings) and the
-              user '$SERVICE' too
+  --purge     remove the config /etc/$NAME, /var/lib/$NAME (the saved game, its
+              backup, the settings) and the user '$SERVICE' too
   --dry-run   print the numbered plan, change nothing
   --root DIR  remove the files under DIR instead of /, as install.sh --root put them;
               systemctl (but --root), udevadm and userdel are then not run
@@ -98,6 +99,8 @@ program() {
 
 config() {
     step "the config: $ETC/$NAME"
+    # As a Debian package keeps its conffiles: a reinstall finds the maker's edits.
+    if ((!PURGE)); then say "kept (--purge removes it)"; return 0; fi
     remove "$ETC/$NAME"
 }
 
@@ -132,8 +135,9 @@ main() {
     state
     system_user
     if ((DRY)); then echo "Nothing was changed (dry run)."; return 0; fi
-    if ((!CHANGED)); then echo "Nothing of it was left."; return 0; fi
-    if ((PURGE)); then echo "Removed."; else echo "Removed. The saved games stay in $STATE."; fi
+    if ((!CHANGED)); then echo "Nothing more to remove."; return 0; fi
+    if ((PURGE)); then echo "Removed."; return 0; fi
+    echo "Removed. Your config stays in $ETC/$NAME, the saved games in $STATE."
 }
 
 main

@@ -227,7 +227,7 @@ MISTAKES = [
     ('[game]\nboard = "standrad"\n', '(did you mean standard?) (got "'),
     ('[paths]\nstate = "/x/g.json"\nstate_dir = "/y"\n', "[paths] state: give state_dir or"),
     ('[paths]\nstate = "/"\n', '[paths] state: names no file (got "/")'),
-    ('[paths]\nstate_dir = ""\n', '[paths] state_dir: not text in quotes (got "")'),
+    ('[paths]\nstate_dir = ""\n', '[paths] state_dir: empty (got "")'),
 ]
 
 

@@ -381,7 +381,8 @@ def test_loop_hears_only_its_own_hellos(seen, clock):
 
 
 def test_a_missing_hub_is_said_once_and_found_when_plugged(tmp_path, seen, clock):
-    path = tmp_path / "santo-domingo-hub"
+    # a /dev/serial/by-id/ name is long: the reason must survive it
+    path = tmp_path / ("usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00" * 2)
     with HubPads(str(path), report=seen.report, clock=clock, reopen_every=0.01) as pads:
         pads.start(seen.put)
         seen.wait(lambda: bool(seen.logs), "the missing hub said")
@@ -391,5 +392,6 @@ def test_a_missing_hub_is_said_once_and_found_when_plugged(tmp_path, seen, clock
             assert pads.wait_ready(10)
             assert len(seen.logs) == 2, seen.logs  # not one line per attempt
             assert "cannot open" in seen.logs[0] and "answering again" in seen.logs[1]
+            assert "(No such file or directory)" in seen.logs[0]
         finally:
             hub.close()

@@ -36,7 +36,7 @@ def test_pads_default_to_the_matrix_and_the_udev_name():
     [
         ('[pads]\nsource = "usb"\n', "[pads] source: not one of matrix, hub"),
         ("[pads]\nhub = 3\n", "[pads] hub: not text in quotes"),
-        ('[pads]\nhub = ""\n', "[pads] hub: not text in quotes"),
+        ('[pads]\nhub = ""\n', "[pads] hub: empty"),
         ('[pads]\nsorce = "hub"\n', "[pads] sorce: unknown key (did you mean source?)"),
     ],
 )

@@ -147,16 +147,13 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
     assert left["var/lib/santo-domingo/game.json"] == b"{}"  # the saved games stay
     for path in ("companion.service", "multi-user.target.wants/companion.service"):
         assert f"etc/systemd/system/{path}" not in left
-    for path in (
-        "santo-domingo",
-        "udev/rules.d/99-santo-domingo-hub.rules",
-        "sysusers.d/companion.conf",
-    ):
+    for path in ("udev/rules.d/99-santo-domingo-hub.rules", "sysusers.d/companion.conf"):
         assert f"etc/{path}" not in left
-    assert script("uninstall.sh", "--root", root).stdout.endswith("Nothing of it was left.\n")
+    assert "etc/santo-domingo/companion.toml" in left  # the config stays, as a conffile does
+    assert script("uninstall.sh", "--root", root).stdout.endswith("Nothing more to remove.\n")
     assert snapshot(root) == left
     assert script("uninstall.sh", "--purge", "--root", root).returncode == 0
-    assert not state.exists()
+    assert not state.exists() and not (etc / "santo-domingo").exists()
 
 
 @needs_systemd

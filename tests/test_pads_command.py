@@ -103,7 +103,8 @@ def test_every_key_event_is_one_line_and_each_press_beeps(mock_config):
         "P6 card 8 (Beggar) up",
     ]
     assert bench.err.getvalue() == (
-        "companion pads: the pins are gpiozero's mock pins: no pad or button can be pressed\n"
+        "companion pads: the pins are gpiozero's mock pins: "
+        "no button or pad on them can be pressed\n"
     )
     # Each press sounded the buzzer (an active one: on, then off), and it is off at the end.
     assert [state.state for state in bench.buzzer.states].count(True) == 3

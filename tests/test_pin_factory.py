@@ -238,7 +238,7 @@ def test_every_device_gets_the_one_configured_factory(tmp_path, monkeypatch, tex
     assert set(held) == set(outputs + inputs)  # every pin of every part, and no other
     assert all(held[gpio].function == "output" for gpio in outputs)
     assert all(held[gpio].function == "input" and held[gpio].pull == "up" for gpio in inputs)
-    assert reports == ["the pins are gpiozero's mock pins: no pad or button can be pressed"]
+    assert reports == ["the pins are gpiozero's mock pins: no button or pad on them can be pressed"]
     stack.close()
     assert all(pin.function == "input" for pin in held.values())  # every part let go
     assert factory.pins == {}  # and the factory is closed

@@ -163,8 +163,10 @@ def flag(value: object) -> bool:
 
 
 def text(value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         raise _Wrong("not text in quotes")
+    if not value.strip():
+        raise _Wrong("empty")
     return value
 
 

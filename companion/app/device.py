@@ -42,7 +42,7 @@ def open_pins(stack: ExitStack, found: Effective, report: Report) -> Factory:
         return factory
     stack.callback(factory.close)
     if simulated(factory):
-        report("the pins are gpiozero's mock pins: no pad or button can be pressed")
+        report("the pins are gpiozero's mock pins: no button or pad on them can be pressed")
     return factory
 
 

@@ -282,6 +282,10 @@ class HubPads:
 
 
 def _why(e: BaseException) -> str:
+    """Why a port failed, in a few words: the line already names the port, and pyserial's
+    own message repeats its path (a /dev/serial/by-id/ path is long) before the reason."""
+    if isinstance(e, OSError) and isinstance(e.errno, int) and e.errno > 0:
+        return os.strerror(e.errno)  # "No such file or directory", "Permission denied"
     return str(e)[:80] or type(e).__name__
 
 
