@@ -19,7 +19,7 @@ from PIL import Image
 
 from companion.game.settings import DeviceSettings
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
-from companion.table.events import HostDown, HostKey, KeyStuck, PadDown
+from companion.table.events import HostDown, HostKey, HubMismatch, KeyStuck, PadDown
 from companion.table.state import MENU_ITEMS
 from companion.ui.catalog import catalog, languages
 from companion.ui.screens import Screen, Text, notice_box, pieces, render, screen, splash
@@ -110,6 +110,9 @@ def build() -> dict[str, Screen]:
     stuck.send(HostDown(HostKey.RIGHT))
     stuck.wait(10)
     shots["stuck-button"] = shot(stuck)
+    stuck.wait(5)
+    stuck.send(HubMismatch(2, 1))  # the hub's firmware is of another version
+    shots["hub-mismatch"] = shot(stuck)
 
     six = fast_game(6, BOARDS[1])
     six.play([[3], [4], [5], [6], [1], [2]])
