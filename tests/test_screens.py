@@ -104,7 +104,7 @@ def build() -> dict[str, Screen]:
 
     stuck = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
     stuck.wait(5)
-    stuck.send(KeyStuck(1, 3))  # the notice names the seat and the card on the key
+    stuck.send(KeyStuck(1, 3))  # the notice names the seat, never the card
     shots["stuck-key"] = shot(stuck)
     stuck.wait(5)
     stuck.send(HostDown(HostKey.RIGHT))
@@ -279,7 +279,8 @@ def test_every_screen_fits_the_canvas(players, lang, size):
     notices = [k for k in words.messages if k.startswith("notice.")]
     base = drawn("select", size, words)
     for card, button in zip(range(1, 9), ["left", "ok", "right"] * 3, strict=False):
-        values = {"seat": words.seat(5), "reason": "x", "card": words.card(card)}
+        values = {"seat": words.seat(5), "reason": "x", "card": words.card(card), "pad": 6}
+        values |= {"hub": 2, "ours": 1}
         values["button"] = words.t(f"keys.{button}")
         shown += [Screen(size, base.items, words.t(k, **values)) for k in notices]
     problems = {p for s in shown for p in misfits(s)}

@@ -36,7 +36,7 @@ def stuck_keys(report: Report) -> Callable[[Effect], None]:
         what = (
             f"the {key.value} button"
             if isinstance(key, HostKey)
-            else f"pad {key.seat + 1} key {key.card}"
+            else f"a key of pad {key.seat + 1}"  # never which: it may be a secret choice
         )
         report(
             f"{what} has been down for {STUCK:g} s (stuck, shorted, or something lying on "

@@ -63,8 +63,13 @@ def step(flow: Flow, event: object, now: float) -> Step:
     if isinstance(event, SaveFailed):
         return notice(flow, "notice.save_failed", now, reason=event.reason), ()
     if isinstance(event, KeyStuck):  # the pad's source ignores the key until it is up
-        seat = flow.pads.index(event.seat) if event.seat in flow.pads else event.seat
-        return notice(flow, "notice.key_stuck", now, seat=seat, card=event.card), (Stuck(event),)
+        # Never the card: its press may have chosen it, and a choice is secret until the
+        # reveal (`companion pads` names the key for the maker).
+        if event.seat in flow.pads:
+            told = notice(flow, "notice.key_stuck", now, seat=flow.pads.index(event.seat))
+        else:  # a pad nobody sits at: its own number, which no seat's name is mistaken for
+            told = notice(flow, "notice.pad_stuck", now, pad=event.seat + 1)
+        return told, (Stuck(event),)
     if isinstance(event, HubMismatch):
         return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
     if isinstance(event, PadDown | HostPress):
