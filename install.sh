@@ -78,6 +78,12 @@ put_file() { act install -D -m 0644 "$1" "$2"; }
 
 i2c_on() {
     step "I2C on (the display's bus)"
+    # An SPI display's D/C and reset lines are GPIO 2/3, the I2C pins: I2C must stay off.
+    if grep -Eqs '^[[:space:]]*interface[[:space:]]*=[[:space:]]*"spi"' "$CONFIG"; then
+        say "left as it is: the config's display is on SPI (hardware/README.md says how to"
+        say "turn SPI on, and I2C stays off: its pins are the display's D/C and reset)"
+        return 0
+    fi
     have raspi-config || { say "no raspi-config here: turn I2C on yourself"; return 0; }
     if [[ $(raspi-config nonint get_i2c) == 0 ]]; then say "already on"; return 0; fi
     if on_system; then act raspi-config nonint do_i2c 0; fi

@@ -202,3 +202,18 @@ def test_a_step_that_fails_stops_the_install_and_says_which(tmp_path):
         "install.sh: step 6 failed; once that is fixed, run it again (safe)\n"
     )
     assert " 7. " not in done.stdout  # nothing after it ran
+
+
+def test_an_spi_display_leaves_i2c_as_it_is(tmp_path):
+    root = tmp_path / "root"
+    mine = root / "etc/santo-domingo/companion.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[display]\ncontroller = "ssd1322"\ninterface = "spi"\n')
+    done = script("install.sh", "--dry-run", "--root", root)
+    assert done.returncode == 0, done.stderr
+    assert "the config's display is on SPI" in done.stdout and "do_i2c" not in done.stdout
+    mine.write_text('[display]\ncontroller = "ssd1309"\n')
+    assert (
+        "the config's display is on SPI"
+        not in script("install.sh", "--dry-run", "--root", root).stdout
+    )
