@@ -40,6 +40,16 @@ class Parts:
 
 
 @dataclass(frozen=True)
+class Keys:
+    """What people press, and the buzzer that answers: the parts ``companion pads``
+    tries, and the table is built on."""
+
+    pads: PadMatrix | HubPads
+    buttons: HostButtons
+    beeper: Beeper
+
+
+@dataclass(frozen=True)
 class Assembled:
     app: App
     oled: Oled
@@ -81,9 +91,8 @@ def assemble(
     after_frame: Callable[[], None] | None = None,
 ) -> Assembled:
     """Open every part on ``stack`` and wire them to one app; the sources are started."""
-    factory = parts.pin_factory
-    beeper = Beeper(parts.pins.buzzer, kind=parts.pins.buzzer_kind, pin_factory=factory)
-    stack.callback(beeper.close)
+    keys = open_keys(stack, parts, report)
+    beeper = keys.beeper
     oled = Oled(parts.luma, on_error=report)
     display = oled if after_frame is None else _Watched(oled, after_frame)
     flow = with_volume(flow, beeper.has_volume)  # the settings offer a volume if it has one
@@ -91,13 +100,22 @@ def assemble(
     app.sinks.append(stuck_keys(report))
     if store is not None:
         app.sinks.append(Saver(store, app.put, report))
+    for source in (keys.pads, keys.buttons):
+        source.start(app.put)
+    return Assembled(app, oled, beeper, keys.pads)
+
+
+def open_keys(stack: ExitStack, parts: Parts, report: Report) -> Keys:
+    """The buzzer, the pads (the matrix, or the hub ``parts`` names) and the host
+    buttons, every pin from ``parts.pin_factory``; closed by ``stack``. Not started."""
+    pins, factory = parts.pins, parts.pin_factory
+    beeper = Beeper(pins.buzzer, kind=pins.buzzer_kind, pin_factory=factory)
+    stack.callback(beeper.close)
     pads = open_pads(parts, report)
     stack.callback(pads.close)
-    buttons = HostButtons(parts.pins.buttons, pin_factory=factory)
+    buttons = HostButtons(pins.buttons, pin_factory=factory)
     stack.callback(buttons.close)
-    for source in (pads, buttons):
-        source.start(app.put)
-    return Assembled(app, oled, beeper, pads)
+    return Keys(pads, buttons, beeper)
 
 
 def open_pads(parts: Parts, report: Report) -> PadMatrix | HubPads:

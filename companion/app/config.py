@@ -31,6 +31,7 @@ DEFAULT_PATHS = (
     Path("/etc/santo-domingo/companion.toml"),
     Path("~/.config/santo-domingo/companion.toml"),
 )
+PACKAGED = "packaged defaults"  # how layers name the lowest: the schema's and the pin map
 GAME_FILE = "game.json"  # the game in progress, inside [paths] state_dir
 SHOWN = 80  # a value echoed in a message is cut to this many characters
 
@@ -83,6 +84,11 @@ class SoundConfig:
 class PadsConfig:
     source: str = "matrix"  # one of PAD_SOURCES
     hub: str = "/dev/santo-domingo-hub"  # the hub's port: a path or a pyserial URL
+
+    @property
+    def hub_port(self) -> str | None:
+        """The hub's port when the pads are read through it; None: the matrix."""
+        return self.hub if self.source == "hub" else None
 
 
 @dataclass(frozen=True)
@@ -359,8 +365,7 @@ def load_layered(path: Path | None = None) -> Layered:
     values: dict[tuple[str, ...], object] = {}
     origins: dict[tuple[str, ...], _Layer] = {}
     config = _config(file, values, origins)
-    packaged = "packaged defaults"  # the schema's defaults and the shipped pin map alike
-    named = {k: packaged if layer.rank < 2 else layer.name for k, layer in origins.items()}
+    named = {k: PACKAGED if layer.rank < 2 else layer.name for k, layer in origins.items()}
     return Layered(config, values, named)
 
 

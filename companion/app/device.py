@@ -14,12 +14,11 @@ from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
 from ..ui.catalog import catalog, languages
 from .assemble import Assembled, Parts, apply_settings, assemble, power_on
-from .config import ConfigError
+from .config import PACKAGED, ConfigError
 from .effective import Effective
 from .sinks import Report
 
 SPLASH = 2.0
-DEFAULTS = "packaged defaults"  # how Effective names the lowest layer
 
 
 def setup_flow(prefs: DeviceSettings) -> Flow:
@@ -37,7 +36,7 @@ def open_pins(stack: ExitStack, found: Effective, report: Report) -> Factory:
         factory = pin_factory(found.config.pin_factory)
     except PinFactoryError as e:
         where = found.origin(("gpio", "pin_factory"))
-        raise ConfigError(str(e) if where == DEFAULTS else f"{where}: {e}") from None
+        raise ConfigError(str(e) if where == PACKAGED else f"{where}: {e}") from None
     if borrowed(factory):  # gpiozero's default, set in code (by a test): not ours to close
         return factory
     stack.callback(factory.close)
@@ -71,8 +70,7 @@ def open_table(
         stack.callback(luma.close)
     store = StateDir(cfg.state_dir, cfg.game_file)
     flow = power_on(setup_flow(prefs), store, report)
-    hub = cfg.pads.hub if cfg.pads.source == "hub" else None
-    parts = Parts(cfg.pins, luma, factory, hub=hub)
+    parts = Parts(cfg.pins, luma, factory, hub=cfg.pads.hub_port)
     table = assemble(
         stack, parts, flow, catalog(prefs.language), store=store, report=report, splash=SPLASH
     )

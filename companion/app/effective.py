@@ -23,7 +23,7 @@ from ..game.settings import (
 from ..rules import CompanionError
 from ..storage.settings import SettingsFile
 from ..ui.catalog import languages
-from .config import GAME_FILE, SCHEMA, Config, ConfigError, Schema, label, load_layered
+from .config import GAME_FILE, PACKAGED, SCHEMA, Config, ConfigError, Schema, label, load_layered
 
 COMMAND_LINE = "command line"
 # Where each device setting lives in the config file. own_rates has no key of its own: a
@@ -87,7 +87,7 @@ def effective(
     below = config_settings(config)
     where = {k: origins[CONFIG_KEYS[k]] for k in KEYS if k != "own_rates"}
     # own_rates come with the board: from its file, or from no layer below the device.
-    where["own_rates"] = where["board"] if below.own_rates else "packaged defaults"
+    where["own_rates"] = where["board"] if below.own_rates else PACKAGED
     file = SettingsFile(config.state_dir)
     saved = file.load(report, languages(), set_aside=set_aside) or {}
     settings = DeviceSettings.from_dict(saved, base=below)

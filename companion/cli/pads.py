@@ -11,17 +11,13 @@ from __future__ import annotations
 import queue
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from ..app.assemble import Parts, open_pads
-from ..app.config import Config, ConfigError
+from ..app.assemble import Keys, Parts, open_keys
+from ..app.config import ConfigError
 from ..app.device import open_pins
 from ..app.effective import effective
-from ..hw.buttons import Beeper, HostButtons
-from ..hw.hub import HubPads
-from ..hw.matrix import PadMatrix
 from ..hw.pinfactory import Factory
 from ..rules import CompanionError
 from ..table.events import Event, HostDown, HostUp, HubMismatch, KeyStuck, PadDown, PadUp
@@ -31,15 +27,6 @@ EXIT_BAD_INPUT = 2
 NAME = "companion pads"
 PRESS_SOUND = "click"
 BUSY_HINT = "is the companion service running? sudo systemctl stop companion"
-
-
-@dataclass(frozen=True)
-class Keys:
-    """What a person presses, and the buzzer that answers."""
-
-    pads: PadMatrix | HubPads
-    buttons: HostButtons
-    beeper: Beeper
 
 
 def pads_command(
@@ -70,7 +57,9 @@ def pads_command(
             factory = open_pins(stack, found, report)
             if wire is not None:
                 wire(factory)
-            keys = open_keys(stack, found.config, factory, report)
+            cfg = found.config
+            parts = Parts(cfg.pins, None, factory, hub=cfg.pads.hub_port)
+            keys = open_keys(stack, parts, report)
         except ConfigError as e:
             err.write(f"{NAME}: {e}\n")
             return EXIT_BAD_INPUT
@@ -81,20 +70,6 @@ def pads_command(
         _say(out, words.t("pads.ready"))
         _watch(keys, words, count, out)
     return 0
-
-
-def open_keys(stack: ExitStack, config: Config, factory: Factory, report) -> Keys:
-    """The pads (the matrix, or the hub ``[pads]`` names), the host buttons and the
-    buzzer, as the table opens them, every pin from ``factory``; closed by ``stack``."""
-    pins = config.pins
-    beeper = Beeper(pins.buzzer, kind=pins.buzzer_kind, pin_factory=factory)
-    stack.callback(beeper.close)
-    hub = config.pads.hub if config.pads.source == "hub" else None
-    pads = open_pads(Parts(pins, None, factory, hub=hub), report)
-    stack.callback(pads.close)
-    buttons = HostButtons(pins.buttons, pin_factory=factory)
-    stack.callback(buttons.close)
-    return Keys(pads, buttons, beeper)
 
 
 def _watch(keys: Keys, words: Catalog, count: int | None, out: TextIO) -> None:
