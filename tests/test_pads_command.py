@@ -180,3 +180,12 @@ def test_the_count_is_a_whole_number_from_1(count, capsys):
         main(["pads", "--count", count])
     assert stopped.value.code == 2
     assert "--count: the count is a whole number 1..1000000" in capsys.readouterr().err
+
+
+def test_a_stuck_key_is_named_for_the_maker():
+    from companion.cli.pads import describe
+    from companion.table.events import KeyStuck
+    from companion.ui.catalog import catalog
+
+    said = describe(KeyStuck(1, 5), catalog("en"))
+    assert said == "P2 card 5 (Galleon) stuck: held 10 s, ignored until it comes up"

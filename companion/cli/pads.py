@@ -20,7 +20,7 @@ from ..app.device import open_pins
 from ..app.effective import effective
 from ..hw.pinfactory import Factory
 from ..rules import CompanionError
-from ..table.events import Event, HostDown, HostUp, HubMismatch, KeyStuck, PadDown, PadUp
+from ..table.events import STUCK, Event, HostDown, HostUp, HubMismatch, KeyStuck, PadDown, PadUp
 from ..ui.catalog import Catalog, catalog
 
 EXIT_BAD_INPUT = 2
@@ -101,6 +101,7 @@ def describe(event: Event, words: Catalog) -> str | None:
             seat=words.seat(event.seat),
             n=event.card,
             card=words.card(event.card),
+            s=f"{STUCK:g}",
         )
     if isinstance(event, HostDown | HostUp):
         edge = "down" if isinstance(event, HostDown) else "up"
