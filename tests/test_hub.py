@@ -196,6 +196,28 @@ def test_one_log_line_per_burst_of_bad_lines():
     assert pure.events == [] and pure.session.answered
 
 
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"12 down 3 5*0000\n",  # a key line with a wrong CRC
+        b"12 down 3 5\n",  # no CRC
+        b"12 \xe9down 3 5*0000\n",
+        b"12 down 3 5" + b" " * 80 + b"*0000\n",  # too long
+        line("12 down3 5"),  # a right CRC around a garbled line
+        line("12 3 5"),
+    ],
+)
+def test_a_dropped_line_is_logged_by_reason_and_length_never_by_its_keys(garbage):
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer()
+    pure.session.feed(garbage, 0.1)
+    assert len(pure.logs) == 1, pure.logs
+    said = pure.logs[0].replace(f" of {len(garbage) - 1} bytes", "", 1)
+    assert said != pure.logs[0] or "longer than 80 bytes" in said  # its length, if it fits
+    assert not any(text in said for text in ("down", "3", "5", "12")), said
+
+
 def test_the_hubs_errors_are_said_once_a_burst_and_keep_the_sequence():
     pure = Pure()
     pure.session.opened(0.0)

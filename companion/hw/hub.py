@@ -68,7 +68,8 @@ class Session:
         for line in self._lines.feed(data):
             message = hublink.decode(line)
             if isinstance(message, Dropped):
-                self._unreadable(f"dropped a line ({message.why}): {_shown(line)}")
+                # its reason and length only: a garbled key line still names a seat's card
+                self._unreadable(f"dropped a line of {len(line)} bytes ({message.why})")
             else:
                 self._heard_at = now
                 self._bad = isinstance(message, Error) and self._bad
@@ -141,11 +142,6 @@ class Session:
                 self._put(KeyStuck(*key))
         else:
             assert isinstance(message, Beat | Error)  # an error is said as it comes
-
-
-def _shown(line: bytes) -> str:
-    text = repr(line[:40])
-    return text + "…" if len(line) > 40 else text
 
 
 def open_port(url: str) -> serial.SerialBase:
