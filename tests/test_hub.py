@@ -381,6 +381,7 @@ def test_garbage_on_the_wire_is_one_log_line_and_no_key(pads, hub, wire, seen):
     hub.send("down 1 1")
     seen.wait(lambda: seen.events == [PadDown(0, 1)], "the real key")
     assert len(seen.logs) == 1 and "dropped" in seen.logs[0]
+    assert "garbage" not in seen.logs[0] and "down 1 1" not in seen.logs[0]  # no text of it
 
 
 def test_close_is_idempotent_and_stops_the_thread(wire, seen, clock):
