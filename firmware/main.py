@@ -5,8 +5,10 @@
 #   HUB_KEYS_FD=<fd> micropython firmware/main.py      (cwd: any; pins.json is found
 #                                                       beside this file)
 #
-# stdin and stdout: the serial port, a pty slave in raw mode (make it raw before starting:
-# one that still echoes is made raw here, which flushes what the host already wrote);
+# stdin and stdout: the serial port, one end of a pty in raw mode (companion/hw/simhub.py
+# gives it the master and the host opens the slave, as it opens /dev/ttyACM0 on a Pi; the
+# tests give it the slave). Make it raw before starting: one that still echoes is made raw
+# here, which flushes what the host already wrote;
 # <fd>: an inherited pipe (pass_fds) of control lines "press SEAT KEY\n" and
 # "release SEAT KEY\n" (SEAT 1..6, KEY 1..8). It exits with status 0 when the pty's other
 # side closes. `python3 firmware/main.py` runs the same code under CPython.

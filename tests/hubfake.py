@@ -62,6 +62,7 @@ class PtyWire:
         self.path = path
         self._lock = threading.Lock()
         self._fds: tuple[int, int] | None = None
+        self._plugged = threading.Event()  # a read while unplugged waits on it, not spins
         self.plug()
 
     @property
@@ -73,12 +74,14 @@ class PtyWire:
         tty.setraw(slave)  # no echo of the hub's lines back to it before the host opens
         with self._lock:
             self._fds = master, slave
+        self._plugged.set()
         self.path.unlink(missing_ok=True)
         self.path.symlink_to(os.ttyname(slave))
 
     def unplug(self) -> None:
         with self._lock:
             fds, self._fds = self._fds, None
+            self._plugged.clear()
         for fd in fds or ():
             os.close(fd)
 
@@ -91,6 +94,7 @@ class PtyWire:
         with self._lock:
             master = self._fds[0] if self._fds else None
         if master is None:
+            self._plugged.wait(timeout)  # the hub's loop calls again: no busy spin meanwhile
             return b""
         try:
             ready, _, _ = select.select([master], [], [], timeout)

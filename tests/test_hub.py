@@ -4,11 +4,15 @@ a fake hub speaking firmware/PROTOCOL.md from the other end."""
 
 from __future__ import annotations
 
+import os
+import threading
+
 import pytest
-from hubfake import FakeHub, PtyWire, Seen, SocketWire, line
+import serial
+from hubfake import WAIT, FakeHub, PtyWire, Seen, SocketWire, line
 
 from companion.hw import hublink
-from companion.hw.hub import MISMATCH, HubPads, Session
+from companion.hw.hub import BUSY, MISMATCH, HubPads, Session, open_port
 from companion.hw.hublink import Beat, Down, Dropped, Error, Hello, Stuck, Up
 from companion.table.events import HubMismatch, KeyStuck, PadDown, PadUp
 
@@ -196,6 +200,28 @@ def test_one_log_line_per_burst_of_bad_lines():
     assert pure.events == [] and pure.session.answered
 
 
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"12 down 3 5*0000\n",  # a key line with a wrong CRC
+        b"12 down 3 5\n",  # no CRC
+        b"12 \xe9down 3 5*0000\n",
+        b"12 down 3 5" + b" " * 80 + b"*0000\n",  # too long
+        line("12 down3 5"),  # a right CRC around a garbled line
+        line("12 3 5"),
+    ],
+)
+def test_a_dropped_line_is_logged_by_reason_and_length_never_by_its_keys(garbage):
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer()
+    pure.session.feed(garbage, 0.1)
+    assert len(pure.logs) == 1, pure.logs
+    said = pure.logs[0].replace(f" of {len(garbage) - 1} bytes", "", 1)
+    assert said != pure.logs[0] or "longer than 80 bytes" in said  # its length, if it fits
+    assert not any(text in said for text in ("down", "3", "5", "12")), said
+
+
 def test_the_hubs_errors_are_said_once_a_burst_and_keep_the_sequence():
     pure = Pure()
     pure.session.opened(0.0)
@@ -355,6 +381,7 @@ def test_garbage_on_the_wire_is_one_log_line_and_no_key(pads, hub, wire, seen):
     hub.send("down 1 1")
     seen.wait(lambda: seen.events == [PadDown(0, 1)], "the real key")
     assert len(seen.logs) == 1 and "dropped" in seen.logs[0]
+    assert "garbage" not in seen.logs[0] and "down 1 1" not in seen.logs[0]  # no text of it
 
 
 def test_close_is_idempotent_and_stops_the_thread(wire, seen, clock):
@@ -395,3 +422,93 @@ def test_a_missing_hub_is_said_once_and_found_when_plugged(tmp_path, seen, clock
             assert "(No such file or directory)" in seen.logs[0]
         finally:
             hub.close()
+
+
+def test_a_port_another_host_holds_is_busy_in_one_line(tmp_path, seen, clock):
+    """``companion pads`` while the service runs: the second host is told, once, and
+    the two never share the hub's lines."""
+    wire = PtyWire(tmp_path / "santo-domingo-hub")
+    first = open_port(wire.url)
+    try:
+        with pytest.raises(serial.SerialException):
+            open_port(wire.url)
+        with HubPads(wire.url, report=seen.report, clock=clock, reopen_every=0.01) as pads:
+            pads.start(seen.put)
+            seen.wait(lambda: bool(seen.logs), "the busy port said")
+        assert seen.logs == [f"pad hub: cannot open {wire.url} ({BUSY}): trying again each second"]
+    finally:
+        first.close()
+        wire.close()
+
+
+class QuietPort:
+    """pyserial's port as ``HubPads`` uses it: each read hands over the next of ``chunks``;
+    after them the hub is quiet, and a read waits until ``cancel_read`` (far longer than
+    a test waits), as a read of a quiet device does while its timeout runs."""
+
+    def __init__(self, chunks: list[bytes] = (), *, write_fails: bool = False):
+        self.chunks = list(chunks)
+        self.write_fails = write_fails
+        self.in_waiting = 0
+        self.reads = 0
+        self.written: list[bytes] = []
+        self.closed = False
+        self.quiet = threading.Event()  # a read is waiting on the quiet hub
+        self._cancelled = threading.Event()
+
+    def read(self, size: int) -> bytes:
+        self.reads += 1
+        if self.chunks:
+            return self.chunks.pop(0)
+        self.quiet.set()
+        self._cancelled.wait(WAIT * 6)
+        self._cancelled.clear()
+        return b""
+
+    def cancel_read(self) -> None:
+        self._cancelled.set()
+
+    def write(self, data: bytes) -> None:
+        if self.write_fails:
+            raise serial.SerialTimeoutException("Write timeout")
+        self.written.append(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_close_cuts_a_quiet_read_short_and_the_path_is_checked_only_when_quiet(
+    tmp_path, seen, clock, monkeypatch
+):
+    device = tmp_path / "santo-domingo-hub"
+    device.touch()
+    looked: list[str] = []
+    exists = os.path.exists
+    monkeypatch.setattr(
+        "companion.hw.hub.os.path.exists", lambda path: looked.append(path) or exists(path)
+    )
+    port = QuietPort([b"\x00noise\n", b"", b"\x00more\n"])
+    pads = HubPads(str(device), report=seen.report, clock=clock, opener=lambda url: port)
+    pads.start(seen.put)
+    assert port.quiet.wait(WAIT), "the quiet read never came"
+    assert port.reads == 4 and port.written == [line("hello 1")]
+    assert looked == [str(device)]  # after the one empty read only, not once a pass
+    closer = threading.Thread(target=pads.close, daemon=True)
+    closer.start()
+    closer.join(WAIT)
+    assert not closer.is_alive(), "close() waited for the read to time out"
+    assert port.closed and port.reads == 4
+
+
+def test_a_write_that_times_out_fails_the_port_and_it_is_opened_again(seen, clock):
+    """A wedged hub that stops reading: the hello's write times out instead of blocking
+    the host for ever; the port is given up and opened again."""
+    ports = [QuietPort(write_fails=True), QuietPort()]
+    opened = iter(ports)
+    with HubPads(
+        "hub://", report=seen.report, clock=clock, reopen_every=0.01, opener=lambda u: next(opened)
+    ) as pads:
+        pads.start(seen.put)
+        assert ports[1].quiet.wait(WAIT), "never opened again"
+        assert ports[0].closed and ports[1].written == [line("hello 1")]
+    assert seen.logs == ["pad hub: hub:// failed (Write timeout): opening it again"]

@@ -1,7 +1,7 @@
 """``companion simulate --pads hub``: the hub's firmware behind a pty, its matrix
 pressed by the script lines; the same game, the same --json and the same frames as
-on the mock pins. Until firmware/ lands, ``hubstandin.py`` plays the firmware, started
-exactly as the firmware is (stdin and stdout on the pty, keys on ``HUB_KEYS_FD``)."""
+on the mock pins. Where the MicroPython unix port is missing, the same firmware runs
+under CPython (firmware/main.py runs under both)."""
 
 from __future__ import annotations
 
@@ -23,15 +23,13 @@ from companion.table.events import HubMismatch
 from companion.ui.catalog import catalog, languages
 from companion.ui.screens import screen
 
-STANDIN = [sys.executable, str(Path(__file__).with_name("hubstandin.py"))]
-
 
 def firmware() -> list[str]:
-    """The real firmware under MicroPython where the checkout has it, else the stand-in."""
+    """The firmware under MicroPython where the venv has it, else under CPython."""
     try:
         return simhub.firmware_command()
     except simhub.HubMissing:
-        return STANDIN
+        return [sys.executable, str(simhub.FIRMWARE)]
 
 
 RATES = profile("standard").to_rates()

@@ -12,6 +12,7 @@ goes on meanwhile, with every key the hub held released.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import threading
 import time
@@ -29,7 +30,11 @@ Key = tuple[int, int]  # (seat, card): seat 0-based, card 1..8
 HELLO_EVERY = 1.0  # seconds between two hellos until the hub answers
 SILENCE = 3.0  # no line for this long: the hub is gone (it beats every second)
 REOPEN_EVERY = 1.0  # seconds between two attempts to open a port that is gone
-READ_TIMEOUT = 0.05  # the longest a read blocks: how soon close() and the clock are seen
+# The longest a read blocks while the hub is quiet: how soon the clock is seen (hellos go
+# 1 s apart, silence is 3 s); close() cuts a read short where the port can.
+READ_TIMEOUT = 0.5
+WRITE_TIMEOUT = 1.0  # a hub that stops reading fails the port instead of blocking us
+BUSY = "port busy: is the companion service running? sudo systemctl stop companion"
 MISMATCH = (
     "the pad hub's firmware speaks protocol {hub}; this companion speaks {ours}: "
     "flash firmware/ from this version"
@@ -68,7 +73,8 @@ class Session:
         for line in self._lines.feed(data):
             message = hublink.decode(line)
             if isinstance(message, Dropped):
-                self._unreadable(f"dropped a line ({message.why}): {_shown(line)}")
+                # its reason and length only: a garbled key line still names a seat's card
+                self._unreadable(f"dropped a line of {len(line)} bytes ({message.why})")
             else:
                 self._heard_at = now
                 self._bad = isinstance(message, Error) and self._bad
@@ -143,22 +149,23 @@ class Session:
             assert isinstance(message, Beat | Error)  # an error is said as it comes
 
 
-def _shown(line: bytes) -> str:
-    text = repr(line[:40])
-    return text + "…" if len(line) > 40 else text
-
-
 def open_port(url: str) -> serial.SerialBase:
-    """The hub's port: a device path or any URL pyserial's ``serial_for_url`` opens."""
-    return serial.serial_for_url(url, timeout=READ_TIMEOUT)
+    """The hub's port: a device path or any URL pyserial's ``serial_for_url`` opens.
+
+    Held exclusively (a second host on the same hub fails to open it, rather than the two
+    taking each other's lines); URL transports take and ignore ``exclusive``."""
+    return serial.serial_for_url(
+        url, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT, exclusive=True
+    )
 
 
 class HubPads:
     """Every seat's pad through the hub at ``url``: a ``Source`` of pad events.
 
     ``clock`` times the hellos and the silence; the thread's own waits (between two
-    attempts to open the port, and each read) are short and real, and end at once
-    when ``close`` is called.
+    attempts to open the port, and each read, at most ``READ_TIMEOUT``) are real, and
+    ``close`` ends them at once (a ``socket://`` read: within ``READ_TIMEOUT``).
+    ``opener`` opens the port (``open_port``; a test hands in its own).
     """
 
     def __init__(
@@ -168,17 +175,20 @@ class HubPads:
         report: Report,
         clock: Callable[[], float] = time.monotonic,
         reopen_every: float = REOPEN_EVERY,
+        opener: Callable[[str], serial.SerialBase] = open_port,
     ):
         self.url = url
         self._report = report
         self._clock = clock
         self._reopen_every = reopen_every
+        self._opener = opener
         self._stop = threading.Event()
         self._ready = threading.Condition()
         self._session: Session | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._port: serial.SerialBase | None = None
+        self._port_lock = threading.Lock()  # close() cuts a read short; never a closed port's
         self._in_trouble = False  # a trouble with the port was said; said again once fixed
 
     def start(self, put: Put) -> None:
@@ -195,6 +205,7 @@ class HubPads:
         self._stop.set()
         with self._ready:
             self._ready.notify_all()
+        self._cancel_read()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
@@ -221,11 +232,16 @@ class HubPads:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                self._port = open_port(self.url)
+                port = self._opener(self.url)
             except (serial.SerialException, OSError, ValueError) as e:
                 self._trouble(f"cannot open {self.url} ({_why(e)}): trying again each second")
                 self._stop.wait(self._reopen_every)
                 continue
+            with self._port_lock:
+                self._port = port
+            if self._stop.is_set():  # closed while opening: no read to cut short
+                self._drop_port()
+                return
             if self._serve():
                 self._stop.wait(self._reopen_every)
 
@@ -241,13 +257,13 @@ class HubPads:
                 was = session.answered
                 if data:
                     session.feed(data, self._clock())
+                elif self._path_gone():  # a quiet read: was it unplugged?
+                    raise serial.SerialException(f"{self.url} is gone")
                 if not session.tick(self._clock()):
                     self._trouble(f"silent for {SILENCE:g} s: opening {self.url} again")
                     return False
                 if session.answered != was:
                     self._changed(session.answered)
-                if self._path_gone():
-                    raise serial.SerialException(f"{self.url} is gone")
             return False
         except (serial.SerialException, OSError) as e:
             self._trouble(f"{self.url} failed ({_why(e)}): opening it again")
@@ -255,8 +271,22 @@ class HubPads:
         finally:
             session.release()
             self._changed(False)
-            self._port = None
-            _close_quietly(port)
+            self._drop_port()
+
+    def _drop_port(self) -> None:
+        with self._port_lock:
+            port, self._port = self._port, None
+            if port is not None:
+                _close_quietly(port)
+
+    def _cancel_read(self) -> None:
+        """Cut the hub thread's read short (pyserial's posix ports and loop:// can; a
+        socket:// read ends within ``READ_TIMEOUT``)."""
+        with self._port_lock:
+            cancel = getattr(self._port, "cancel_read", None)
+            if cancel is not None:
+                with contextlib.suppress(serial.SerialException, OSError):
+                    cancel()
 
     def _trouble(self, what: str) -> None:
         """Say what went wrong with the hub: once, until it answers again."""
@@ -284,6 +314,8 @@ class HubPads:
 def _why(e: BaseException) -> str:
     """Why a port failed, in a few words: the line already names the port, and pyserial's
     own message repeats its path (a /dev/serial/by-id/ path is long) before the reason."""
+    if isinstance(e, OSError) and e.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+        return BUSY  # another process holds the port exclusively (its flock)
     if isinstance(e, OSError) and isinstance(e.errno, int) and e.errno > 0:
         return os.strerror(e.errno)  # "No such file or directory", "Permission denied"
     return str(e)[:80] or type(e).__name__
