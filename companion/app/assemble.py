@@ -20,13 +20,14 @@ from ..hw.display import Oled
 from ..hw.hub import HubPads
 from ..hw.matrix import PadMatrix
 from ..storage import Source, StateDir
+from ..storage.history import History
 from ..storage.settings import SettingsFile
 from ..table import Flow, offer_resume
 from ..table.state import with_volume
 from ..ui.catalog import Catalog, catalog
 from .config import Pins
 from .loop import App
-from .sinks import Report, Saver, SettingsSaver, beeps, stuck_keys
+from .sinks import HistoryRecorder, Report, Saver, SettingsSaver, beeps, stuck_keys
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,9 @@ def assemble(
     app = App(flow, display, words, sinks=[beeps(beeper.beep)], clock=clock, splash=splash)
     app.sinks.append(stuck_keys(report))
     if store is not None:
+        history = History(store.path, report=report)
+        stack.callback(history.close)
+        app.sinks.append(HistoryRecorder(history, store, report))  # before the Saver
         app.sinks.append(Saver(store, app.put, report))
     for source in (keys.pads, keys.buttons):
         source.start(app.put)

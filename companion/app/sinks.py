@@ -3,10 +3,13 @@ state directory."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Mapping
 
 from ..game.settings import DeviceSettings, changed
+from ..rules import CompanionError
 from ..storage import StateDir, StorageError
+from ..storage.history import History
 from ..storage.settings import SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
 from ..table.effects import SettingsChanged, Stuck
@@ -88,6 +91,50 @@ class Saver:
             self._report(note)
         if kept is not None:
             self._report(f"the saved game is kept as {kept}")
+
+
+class HistoryRecorder:
+    """Writes every game that ends into the history: finished (the target reached) or
+    abandoned (ended from the menu, or an unfinished game set aside for a new one). It
+    must come before the Saver: a game set aside is read from the state folder before
+    the Saver moves it. A history that cannot be written is told once; the game goes on.
+
+    Every save of the game also tells the history which game is in progress, so one game
+    keeps one row: a record holding no rounds starts a new game, unless this recorder has
+    seen a record since the start or the last set-aside (then it is a round undone)."""
+
+    def __init__(self, history: History, store: StateDir, report: Report):
+        self.history = history
+        self.store = store
+        self._report = report
+        self._seen = False
+        self.failing = False
+
+    def __call__(self, effect: Effect) -> None:
+        try:
+            if isinstance(effect, GameChanged):
+                fresh = not self._seen and not effect.record.rounds
+                self.history.game_id(effect.record, fresh=fresh)
+                self._seen = True
+            elif isinstance(effect, GameFinished):
+                fresh = not self._seen and not effect.record.rounds
+                game_id = self.history.game_id(effect.record, fresh=fresh)
+                self.history.put(effect.record, game_id=game_id)
+                self._seen = True
+            elif isinstance(effect, KeepAside):
+                self._seen = False
+                self._abandon()
+        except (CompanionError, sqlite3.Error) as e:
+            if not self.failing:
+                self._report(f"{e}; the game goes on without its history")
+            self.failing = True
+            return
+        self.failing = False
+
+    def _abandon(self) -> None:
+        record = self.store.load().record
+        if record is not None and not record.ended and not record.replay().finished:
+            self.history.put(record, game_id=self.history.game_id(record))
 
 
 class SettingsSaver:

@@ -1,0 +1,285 @@
+"""The history of games: ``history.sqlite`` in the state folder, one row per game.
+
+A row holds the game record (docs/record-format.md, completed rounds only: a hidden
+choice is never stored), when the game ended (UTC, ISO 8601), whether it was finished
+or abandoned, the winners and the result as ``companion replay --json`` gives them,
+the seat names (optional) and the board. A row is keyed by a game id: saving the same
+game again (finished, undone, finished again) updates its row. The id of the game in
+progress is kept in the ``current`` table with its last record, so a game resumed after
+a restart keeps its id (see ``History.game_id``).
+
+The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS`` are applied in
+order. A database newer than this code is refused, never altered. A file that is not a
+database is moved aside (``history.bad.sqlite``, never overwritten) and said.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..game.boards import board_spec
+from ..game.record import GameRecord, state_to_dict
+from .errors import StorageError, one_line
+
+HISTORY_FILE = "history.sqlite"
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the games
+    """
+    CREATE TABLE games (
+        game_id TEXT PRIMARY KEY,
+        date TEXT NOT NULL,
+        finished INTEGER NOT NULL,
+        winners TEXT NOT NULL,
+        result TEXT,
+        names TEXT,
+        board TEXT NOT NULL,
+        record TEXT NOT NULL
+    );
+    """,
+    # 2: the game in progress (its id survives a restart), listing by date
+    """
+    CREATE TABLE current (
+        slot INTEGER PRIMARY KEY CHECK (slot = 0),
+        game_id TEXT NOT NULL,
+        record TEXT NOT NULL
+    );
+    CREATE INDEX games_by_date ON games (date);
+    """,
+)
+VERSION = len(MIGRATIONS)
+
+Report = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One row of the history."""
+
+    game_id: str
+    date: str
+    finished: bool
+    winners: tuple[int, ...]
+    result: dict | None
+    names: tuple[str | None, ...] | None
+    board: object
+    record: GameRecord
+
+    def to_dict(self) -> dict:
+        """The ``history --json`` form."""
+        return {
+            "id": self.game_id,
+            "date": self.date,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "result": self.result,
+            "names": None if self.names is None else list(self.names),
+            "board": self.board,
+            "record": self.record.to_dict(),
+        }
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def continues(record: GameRecord, other: GameRecord) -> bool:
+    """Whether two records can be the same game at two moments (a round later, or a
+    round undone): the same setup, and one's rounds begin the other's."""
+    if (record.players, record.board, record.target) != (
+        other.players,
+        other.board,
+        other.target,
+    ):
+        return False
+    n = min(len(record.rounds), len(other.rounds))
+    return record.rounds[:n] == other.rounds[:n]
+
+
+class History:
+    """``history.sqlite`` in ``folder``. Opened at the first use; ``clock`` gives the
+    dates (a seam: tests pass a fixed time)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        report: Report | None = None,
+        name: str = HISTORY_FILE,
+    ):
+        self.folder = folder
+        self.path = folder / name
+        self.clock = clock
+        self._report = report or (lambda _line: None)
+        self._db: sqlite3.Connection | None = None
+
+    # --- opening ------------------------------------------------------------------------
+
+    def connect(self, *, create: bool = True) -> sqlite3.Connection:
+        """The open database, migrated to ``VERSION``. A file that is not a database is
+        moved aside and a new one made; a newer schema raises a one-line StorageError."""
+        if self._db is not None:
+            return self._db
+        if not create and not self.path.exists():
+            raise FileNotFoundError(self.path)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            db = self._open()
+        except sqlite3.DatabaseError as e:
+            if not _corrupt(e):
+                raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+            self._set_aside(str(e))
+            db = self._open()
+        except OSError as e:
+            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+        self._db = db
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        # The app thread writes, the thread that opened the parts closes.
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the header
+            if version > VERSION:
+                raise StorageError(
+                    f"history {self.path} has schema version {version}, newer than this "
+                    f"companion knows ({VERSION}); it is left as it is"
+                )
+            for number in range(version, VERSION):
+                db.executescript(
+                    f"BEGIN; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; COMMIT;"
+                )
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _set_aside(self, why: str) -> None:
+        n = 1
+        while True:
+            counter = "" if n == 1 else f"-{n}"
+            aside = self.path.with_name(f"{self.path.stem}.bad{counter}{self.path.suffix}")
+            if not os.path.lexists(aside):
+                break
+            n += 1
+        os.replace(self.path, aside)
+        self._report(
+            f"{self.path} is not a usable history ({one_line(why)}); kept as {aside.name}, "
+            "a new history is started"
+        )
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    # --- writing ------------------------------------------------------------------------
+
+    def game_id(self, record: GameRecord, *, fresh: bool = False) -> str:
+        """The id of the game ``record`` is a moment of: the current game's, when the
+        record continues it (and ``fresh`` is false), else a new id, which becomes the
+        current game's. The current game's record is updated either way."""
+        db = self.connect()
+        row = db.execute("SELECT game_id, record FROM current WHERE slot = 0").fetchone()
+        same = row is not None and not fresh and continues(record, GameRecord.from_json(row[1]))
+        game_id = row[0] if same else uuid.uuid4().hex
+        db.execute(
+            "INSERT OR REPLACE INTO current (slot, game_id, record) VALUES (0, ?, ?)",
+            (game_id, record.to_json()),
+        )
+        return game_id
+
+    def current(self) -> tuple[str, GameRecord] | None:
+        """The game in progress as last saved: its id and record."""
+        row = self.connect().execute("SELECT game_id, record FROM current").fetchone()
+        return None if row is None else (row[0], GameRecord.from_json(row[1]))
+
+    def put(
+        self,
+        record: GameRecord,
+        *,
+        game_id: str | None = None,
+        names: tuple[str | None, ...] | None = None,
+    ) -> Game:
+        """Store ``record`` (replayed here: a record the rules refuse raises their error)
+        under ``game_id`` (a new one if None), replacing that game's row. Finished: the
+        target was reached; any other record (ended from the menu, set aside unfinished)
+        is stored abandoned."""
+        state = record.replay()
+        out = state_to_dict(state, record.ended)
+        result = out.get("result")
+        game = Game(
+            game_id=game_id or uuid.uuid4().hex,
+            date=self.clock().astimezone(UTC).isoformat(timespec="seconds"),
+            finished=state.finished,
+            winners=tuple(result["winners"]) if result else (),
+            result=result,
+            names=names,
+            board=board_spec(record.board),
+            record=record,
+        )
+        self.connect().execute(
+            "INSERT INTO games (game_id, date, finished, winners, result, names, board, record)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " date = excluded.date, finished = excluded.finished, winners = excluded.winners,"
+            " result = excluded.result, names = excluded.names, board = excluded.board,"
+            " record = excluded.record",
+            (
+                game.game_id,
+                game.date,
+                int(game.finished),
+                json.dumps(list(game.winners)),
+                None if result is None else json.dumps(result),
+                None if names is None else json.dumps(list(names)),
+                json.dumps(game.board),
+                record.to_json(),
+            ),
+        )
+        return game
+
+    def add_all(self, records: list[GameRecord]) -> None:
+        """Store every record as a game of its own, all or none."""
+        db = self.connect()
+        db.execute("BEGIN")
+        try:
+            for record in records:
+                self.put(record)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # --- reading ------------------------------------------------------------------------
+
+    def games(self) -> Iterator[Game]:
+        """Every game, newest first."""
+        rows = self.connect().execute(
+            "SELECT game_id, date, finished, winners, result, names, board, record"
+            " FROM games ORDER BY date DESC, rowid DESC"
+        )
+        for game_id, date, finished, winners, result, names, board, record in rows:
+            yield Game(
+                game_id,
+                date,
+                bool(finished),
+                tuple(json.loads(winners)),
+                None if result is None else json.loads(result),
+                None if names is None else tuple(json.loads(names)),
+                json.loads(board),
+                GameRecord.from_json(record),
+            )
+
+
+def _corrupt(e: sqlite3.DatabaseError) -> bool:
+    """A file that is not a database (or a damaged one), rather than a locked one."""
+    text = str(e)
+    return "not a database" in text or "malformed" in text

@@ -1,0 +1,173 @@
+"""The history of games: the SQLite database, its migrations, and the table writing to it."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+from conftest import model_script, simulate
+
+from companion.game.boards import profile
+from companion.game.record import GameRecord
+from companion.storage import StateDir, StorageError
+from companion.storage.history import MIGRATIONS, VERSION, History
+
+NOON = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+# Two rounds of docs/record-format.md; with target 6 the game is finished, P2 wins.
+ROUNDS = [
+    {"plays": [[1, 3], [2, 5], [4, 8]], "trades": [0, 0, 0]},
+    {"plays": [[7, 6], [7, 1], [3, 5]], "trades": [9, 4, 0]},
+]
+
+
+def record(target: int = 6, rounds=ROUNDS, **more) -> GameRecord:
+    return GameRecord.from_dict({"players": 3, "target": target, "rounds": rounds, **more})
+
+
+def history(tmp_path, said: list | None = None) -> History:
+    return History(tmp_path, clock=lambda: NOON, report=(said.append if said is not None else None))
+
+
+def test_a_finished_game_is_stored_with_its_result(tmp_path):
+    store = history(tmp_path)
+    store.put(record(), names=("Ann", None, "Cy"))
+    store.close()
+    (game,) = history(tmp_path).games()
+    assert game.finished and game.winners == (1,)
+    assert game.result == {"vp": [6, 9, 5], "goods": [0, 0, 0], "winners": [1]}
+    assert game.date == "2026-11-23T12:00:00+00:00"
+    assert game.names == ("Ann", None, "Cy") and game.board == "standard"
+    assert game.record == record()
+
+
+def test_an_ended_game_is_stored_abandoned_with_its_ranking(tmp_path):
+    store = history(tmp_path)
+    store.put(record(target=30, ended=True))
+    (game,) = store.games()
+    assert not game.finished and game.winners == (1,) and game.record.ended
+
+
+def test_the_same_game_saved_again_updates_its_row(tmp_path):
+    store = history(tmp_path)
+    first = store.game_id(record(rounds=ROUNDS[:1]), fresh=True)
+    store.put(record(), game_id=store.game_id(record()))
+    undone = store.game_id(record(rounds=ROUNDS[:1]))  # a round taken back
+    store.put(record(), game_id=store.game_id(record()))
+    assert first == undone
+    assert [g.game_id for g in store.games()] == [first]
+
+
+def test_a_game_that_does_not_continue_the_current_one_gets_a_new_id(tmp_path):
+    store = history(tmp_path)
+    first = store.game_id(record(rounds=ROUNDS[:1]))
+    other = [{"plays": [[1, 2], [3, 4], [5, 6]]}]
+    assert store.game_id(record(rounds=other)) != first
+    assert store.game_id(record(rounds=[]), fresh=True) != first
+
+
+def test_games_are_listed_newest_first(tmp_path):
+    times = iter([NOON, NOON.replace(hour=14), NOON.replace(hour=13)])
+    store = History(tmp_path, clock=lambda: next(times))
+    for target in (6, 7, 8):
+        store.put(record(target=target))
+    assert [g.record.target for g in store.games()] == [7, 8, 6]
+
+
+def test_a_version_1_database_is_migrated(tmp_path):
+    db = sqlite3.connect(tmp_path / "history.sqlite")
+    db.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+    db.execute(
+        "INSERT INTO games VALUES ('old', '2025-01-01T00:00:00+00:00', 1, '[1]', NULL, NULL,"
+        " '\"standard\"', ?)",
+        (record().to_json(),),
+    )
+    db.commit()
+    db.close()
+    store = history(tmp_path)
+    assert store.connect().execute("PRAGMA user_version").fetchone()[0] == VERSION == 2
+    assert [g.game_id for g in store.games()] == ["old"]
+    assert store.current() is None  # the table version 2 added is there, empty
+    store.game_id(record())
+    assert store.current()[1] == record()
+
+
+def test_a_newer_database_is_refused_and_left_alone(tmp_path):
+    path = tmp_path / "history.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE future (x); PRAGMA user_version = 99;")
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StorageError) as e:
+        history(tmp_path).connect()
+    assert str(e.value) == (
+        f"history {path} has schema version 99, newer than this companion knows (2);"
+        " it is left as it is"
+    )
+    assert path.read_bytes() == before
+
+
+def test_a_corrupt_database_is_set_aside_never_overwritten(tmp_path):
+    (tmp_path / "history.sqlite").write_bytes(b"not a database at all" * 100)
+    (tmp_path / "history.bad.sqlite").write_bytes(b"an older bad one")
+    said: list[str] = []
+    store = history(tmp_path, said)
+    store.put(record())
+    assert len(list(store.games())) == 1
+    assert (tmp_path / "history.bad.sqlite").read_bytes() == b"an older bad one"
+    assert (tmp_path / "history.bad-2.sqlite").read_bytes().startswith(b"not a database")
+    assert len(said) == 1 and "kept as history.bad-2.sqlite" in said[0]
+
+
+# --- the table writes to it -------------------------------------------------------------
+
+
+def play(tmp_path, seed: int, players: int = 3, target: int = 12) -> dict:
+    script, expected = model_script(
+        random.Random(seed), players, profile("standard").to_rates(), target
+    )
+    (tmp_path / "game.txt").write_text(script)
+    code, out, err = simulate(
+        *("--players", str(players), "--target", str(target), "--fast"),
+        *("--script", str(tmp_path / "game.txt"), "--json", "--state-dir", str(tmp_path / "s")),
+    )
+    assert code == 0, err
+    assert json.loads(out) == expected
+    return expected
+
+
+def test_a_game_played_to_the_end_on_the_simulator_is_in_the_history(tmp_path):
+    expected = play(tmp_path, 1)
+    (game,) = History(tmp_path / "s").games()
+    assert game.finished and game.result == expected["result"]
+    assert list(game.winners) == expected["result"]["winners"]
+    saved = StateDir(tmp_path / "s").load().record
+    assert game.record == saved
+
+
+def test_two_games_in_the_same_folder_are_two_rows(tmp_path):
+    play(tmp_path, 1)
+    second = play(tmp_path, 2, players=2)
+    games = list(History(tmp_path / "s").games())
+    assert [g.record.players for g in games] == [2, 3]
+    assert games[0].result == second["result"]
+
+
+def test_an_unfinished_game_set_aside_for_a_new_one_is_stored_abandoned(tmp_path):
+    from companion.app.sinks import HistoryRecorder, Saver
+    from companion.table import GameChanged, KeepAside
+
+    state = StateDir(tmp_path)
+    said: list[str] = []
+    sinks = [
+        HistoryRecorder(history(tmp_path, said), state, said.append),
+        Saver(state, None, said.append),
+    ]
+    for effect in (GameChanged(record(30, [])), GameChanged(record(30)), KeepAside()):
+        for sink in sinks:
+            sink(effect)
+    (game,) = history(tmp_path).games()
+    assert not game.finished and game.result is None and game.record == record(30)
+    assert said[-1].startswith("the saved game is kept as")
