@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for add in (_add_run, _add_pads, _add_simulate, _add_replay, _add_bench, _add_config):
         add(sub)
+    _add_history(sub)  # its own line: other commands join the tuple above
     return parser
 
 
@@ -156,6 +157,48 @@ def _add_bench(sub) -> None:
     )
     bench.add_argument("--part", choices=["all", "table"], default="all", help=argparse.SUPPRESS)
     bench.set_defaults(run=_run_bench)
+
+
+def _add_history(sub) -> None:
+    def where(parser, default) -> None:
+        # On the verbs too (`history export --state-dir D`); there SUPPRESS keeps a value
+        # given before the verb.
+        parser.add_argument("--config", metavar="FILE", default=default, help="a config file")
+        parser.add_argument(
+            "--state-dir", metavar="DIR", default=default, help="the state folder ([paths])"
+        )
+
+    history = sub.add_parser(
+        "history",
+        help="the games played: list, export, import, stats",
+        description="The games kept in the state folder's history.sqlite, newest first.",
+    )
+    where(history, None)
+    history.add_argument("--json", action="store_true", help="a JSON list of the games")
+    history.set_defaults(run=_run_history, verb="list", file=None)
+    verbs = history.add_subparsers(title="commands", metavar="COMMAND")
+    export = verbs.add_parser("export", help="the records as JSON Lines that replay takes")
+    imports = verbs.add_parser("import", help="add the records of a JSON Lines file")
+    imports.add_argument("file", metavar="FILE", help="one game record a line")
+    stats = verbs.add_parser("stats", help="wins, VP, rounds and cards played, per name")
+    stats.add_argument("--json", action="store_true", help="one JSON object: name -> figures")
+    for verb, parser in (("export", export), ("import", imports), ("stats", stats)):
+        where(parser, argparse.SUPPRESS)
+        parser.set_defaults(verb=verb)
+
+
+def _run_history(args: argparse.Namespace) -> int:
+    from .history import history_command
+
+    return history_command(
+        args.verb,
+        args.config,
+        args.state_dir,
+        as_json=args.json,
+        file=args.file,
+        out=sys.stdout,
+        err=sys.stderr,
+    )
 
 
 def _add_config(sub) -> None:

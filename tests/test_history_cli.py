@@ -1,0 +1,104 @@
+"""`companion history`: the list, export (replayed to the same results), import, stats."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from test_history import play, record
+
+from companion.cli import build_parser
+from companion.cli.replay import replay_command
+from companion.storage.history import History
+
+
+def history(*argv: str) -> tuple[int, str, str]:
+    args = build_parser().parse_args(["history", *argv])
+    from companion.cli.history import history_command
+
+    out, err = io.StringIO(), io.StringIO()
+    code = history_command(
+        args.verb, args.config, args.state_dir, as_json=args.json, file=args.file, out=out, err=err
+    )
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_simulated_games_are_listed_newest_first_and_export_replays_to_them(tmp_path):
+    first = play(tmp_path, 1)
+    second = play(tmp_path, 2, players=2)
+    code, out, err = history("--state-dir", str(tmp_path / "s"), "--json")
+    assert code == 0 and err == ""
+    games = json.loads(out)
+    assert [g["result"] for g in games] == [second["result"], first["result"]]
+    assert all(g["finished"] and g["date"] for g in games)
+    assert [g["winners"] for g in games] == [
+        second["result"]["winners"],
+        first["result"]["winners"],
+    ]
+    code, exported, _ = history("export", "--state-dir", str(tmp_path / "s"))
+    assert code == 0 and exported.count("\n") == 2
+    (tmp_path / "games.jsonl").write_text(exported)
+    replayed, err = io.StringIO(), io.StringIO()
+    assert replay_command(str(tmp_path / "games.jsonl"), as_json=True, out=replayed, err=err) == 0
+    assert [json.loads(line)["result"] for line in replayed.getvalue().splitlines()] == [
+        g["result"] for g in games
+    ]
+
+
+def test_the_table_names_seats_winners_and_an_abandoned_game(tmp_path):
+    store = History(tmp_path)
+    store.put(record(), names=("Ann", "Bo", None))
+    store.put(record(target=30, ended=True))
+    store.close()
+    code, out, _ = history("--state-dir", str(tmp_path))
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split() == ["date", "seats", "winners", "rounds", "board"]
+    assert lines[1].endswith("P1, P2, P3   P2       2       standard  abandoned")
+    assert lines[2].endswith("Ann, Bo, P3  Bo       2       standard")
+
+
+def test_import_adds_every_line_and_a_bad_line_adds_nothing(tmp_path):
+    good = record().to_json()
+    (tmp_path / "in.jsonl").write_text(f"{good}\n{good}\n")
+    assert history("--state-dir", str(tmp_path / "s"), "import", str(tmp_path / "in.jsonl"))[0] == 0
+    bad = '{"players": 3, "rounds": [{"plays": [[1, 3], [2, 5], [4, 9]]}]}'
+    (tmp_path / "bad.jsonl").write_text(f"{good}\n{bad}\n")
+    code, out, err = history(
+        "import", str(tmp_path / "bad.jsonl"), "--state-dir", str(tmp_path / "s")
+    )
+    assert code == 2 and out == ""
+    assert err == (
+        f"companion history: {tmp_path / 'bad.jsonl'}: line 2: round 1, seat P3: "
+        "card 9 does not exist (cards are 1..8)\n"
+    )
+    assert len(list(History(tmp_path / "s").games())) == 2
+
+
+def test_a_missing_import_file_is_one_line(tmp_path):
+    code, _, err = history("--state-dir", str(tmp_path), "import", str(tmp_path / "none"))
+    assert code == 2 and err.count("\n") == 1 and "none" in err
+
+
+def test_stats_per_name(tmp_path):
+    store = History(tmp_path)
+    store.put(record(), names=("Ann", "Bo", None))
+    store.put(record(), names=("Bo", "Ann", None))
+    store.put(record(target=30))  # unfinished: no result, not counted
+    store.close()
+    code, out, _ = history("stats", "--state-dir", str(tmp_path), "--json")
+    stats = json.loads(out)
+    assert code == 0 and sorted(stats) == ["Ann", "Bo", "P3"]
+    assert stats["Ann"]["games"] == 2 and stats["Ann"]["wins"] == 1
+    assert stats["Ann"]["win_rate"] == 0.5 and stats["Ann"]["average_vp"] == 7.5
+    assert stats["P3"]["rounds_per_game"] == 2
+    assert stats["P3"]["cards"] == {"3": 2, "4": 2, "5": 2, "8": 2}
+
+
+def test_a_newer_history_is_refused_with_one_line(tmp_path):
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "history.sqlite")
+    db.execute("PRAGMA user_version = 7")
+    db.close()
+    code, out, err = history("--state-dir", str(tmp_path))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "version 7" in err
