@@ -91,7 +91,18 @@ def test_stats_per_name(tmp_path):
     assert stats["Ann"]["games"] == 2 and stats["Ann"]["wins"] == 1
     assert stats["Ann"]["win_rate"] == 0.5 and stats["Ann"]["average_vp"] == 7.5
     assert stats["P3"]["rounds_per_game"] == 2
-    assert stats["P3"]["cards"] == {"3": 2, "4": 2, "5": 2, "8": 2}
+    assert {c: f["played"] for c, f in stats["P3"]["cards"].items()} == dict.fromkeys("3458", 2)
+    # The VP each card's steps paid add up to the VP on the track (before the goods
+    # are converted at the end): P1 6 and P2 8 after these two rounds, in each game.
+    assert {c: f["vp"] for c, f in stats["Bo"]["cards"].items()} == {
+        "1": 4,
+        "2": 4,
+        "3": 0,
+        "5": 0,
+        "6": 1,
+        "7": 5,
+    }
+    assert sum(f["vp"] for f in stats["Ann"]["cards"].values()) == 6 + 8
 
 
 def test_a_newer_history_is_refused_with_one_line(tmp_path):

@@ -120,9 +120,11 @@ def _stats(games: list[Game], as_json: bool, out: TextIO) -> None:
     if as_json:
         out.write(json.dumps(stats) + "\n")
         return
-    rows = [("name", "games", "wins", "win rate", "avg VP", "rounds/game", "cards played")]
+    rows = [
+        ("name", "games", "wins", "win rate", "avg VP", "rounds/game", "cards played (VP earned)")
+    ]
     for name, s in stats.items():
-        cards = " ".join(f"{card}:{n}" for card, n in sorted(s["cards"].items()))
+        cards = " ".join(f"{c}:{f['played']}({f['vp']:+d})" for c, f in s["cards"].items())
         rows.append(
             (
                 name,
@@ -139,31 +141,48 @@ def _stats(games: list[Game], as_json: bool, out: TextIO) -> None:
 
 def summary(games: Iterable[Game]) -> dict[str, dict]:
     """Per name (a seat's label, P1.., when unnamed), over the games that have a result:
-    games, wins, win rate, average final VP, rounds per game, and how often each card
-    (by its number) was played."""
+    games, wins, win rate, average final VP, rounds per game, and per card (by its
+    number) how often it was played and the VP its steps paid that seat."""
     totals: dict[str, dict] = defaultdict(
-        lambda: {"games": 0, "wins": 0, "vp": 0, "rounds": 0, "cards": Counter()}
+        lambda: {
+            "games": 0,
+            "wins": 0,
+            "vp": 0,
+            "rounds": 0,
+            "played": Counter(),
+            "earned": Counter(),
+        }
     )
     for g in games:
         if g.result is None:
             continue
-        for seat, name in enumerate(_names(g)):
+        names = _names(g)
+        for seat, name in enumerate(names):
             t = totals[name]
             t["games"] += 1
             t["wins"] += seat in g.winners
             t["vp"] += g.result["vp"][seat]
             t["rounds"] += len(g.record.rounds)
-            t["cards"].update(c for r in g.record.rounds for c in r.plays[seat])
+            t["played"].update(c for r in g.record.rounds for c in r.plays[seat])
+        for result in g.record.results():
+            for step in result.steps:
+                if step.card is not None:
+                    for gain in step.gains:
+                        totals[names[gain.seat]]["earned"][int(step.card)] += gain.vp
+    return {name: _figures(t) for name, t in sorted(totals.items())}
+
+
+def _figures(t: dict) -> dict:
+    games = t["games"]
     return {
-        name: {
-            "games": t["games"],
-            "wins": t["wins"],
-            "win_rate": t["wins"] / t["games"],
-            "average_vp": t["vp"] / t["games"],
-            "rounds_per_game": t["rounds"] / t["games"],
-            "cards": {str(c): n for c, n in sorted(t["cards"].items())},
-        }
-        for name, t in sorted(totals.items())
+        "games": games,
+        "wins": t["wins"],
+        "win_rate": t["wins"] / games,
+        "average_vp": t["vp"] / games,
+        "rounds_per_game": t["rounds"] / games,
+        "cards": {
+            str(c): {"played": n, "vp": t["earned"][c]} for c, n in sorted(t["played"].items())
+        },
     }
 
 
