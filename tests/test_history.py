@@ -171,3 +171,23 @@ def test_an_unfinished_game_set_aside_for_a_new_one_is_stored_abandoned(tmp_path
     (game,) = history(tmp_path).games()
     assert not game.finished and game.result is None and game.record == record(30)
     assert said[-1].startswith("the saved game is kept as")
+
+
+def test_a_game_the_simulator_sets_aside_with_new_is_stored_abandoned(tmp_path):
+    script, _ = model_script(random.Random(5), 3, profile("standard").to_rates(), 30)
+    first_round = "\n".join(script.split("# round 2")[0].splitlines()) + "\n"
+    (tmp_path / "part.txt").write_text(first_round)
+    state = str(tmp_path / "s")
+    code, _, err = simulate(
+        "--players", "3", "--fast", "--script", str(tmp_path / "part.txt"), "--state-dir", state
+    )
+    assert code == 0, err
+    assert list(History(tmp_path / "s").games()) == []  # unfinished: not history yet
+    (tmp_path / "none.txt").write_text("# a new game, no round played\n")
+    code, _, err = simulate(
+        *("--players", "3", "--new", "--fast", "--script", str(tmp_path / "none.txt")),
+        *("--state-dir", state),
+    )
+    assert code == 0, err
+    (game,) = History(tmp_path / "s").games()
+    assert not game.finished and len(game.record.rounds) == 1 and game.result is None

@@ -187,16 +187,30 @@ class History:
     def game_id(self, record: GameRecord, *, fresh: bool = False) -> str:
         """The id of the game ``record`` is a moment of: the current game's, when the
         record continues it (and ``fresh`` is false), else a new id, which becomes the
-        current game's. The current game's record is updated either way."""
+        current game's (the one it replaces is stored abandoned if it had not ended and
+        is not in the history). The current game's record is updated either way."""
         db = self.connect()
         row = db.execute("SELECT game_id, record FROM current WHERE slot = 0").fetchone()
-        same = row is not None and not fresh and continues(record, GameRecord.from_json(row[1]))
+        last = None if row is None else GameRecord.from_json(row[1])
+        same = last is not None and not fresh and continues(record, last)
+        if last is not None and not same:
+            self._left(row[0], last)
         game_id = row[0] if same else uuid.uuid4().hex
         db.execute(
             "INSERT OR REPLACE INTO current (slot, game_id, record) VALUES (0, ?, ?)",
             (game_id, record.to_json()),
         )
         return game_id
+
+    def _left(self, game_id: str, record: GameRecord) -> None:
+        """The game in progress gives way to another before it ended (a new game was
+        started over it some other way than the table's, as ``simulate --new`` does):
+        it is stored abandoned, unless it is in the history already."""
+        if record.ended or record.replay().finished:
+            return
+        known = self.connect().execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,))
+        if known.fetchone() is None:
+            self.put(record, game_id=game_id)
 
     def current(self) -> tuple[str, GameRecord] | None:
         """The game in progress as last saved: its id and record."""
