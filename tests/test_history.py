@@ -191,3 +191,26 @@ def test_a_game_the_simulator_sets_aside_with_new_is_stored_abandoned(tmp_path):
     assert code == 0, err
     (game,) = History(tmp_path / "s").games()
     assert not game.finished and len(game.record.rounds) == 1 and game.result is None
+
+
+def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
+    from companion.app.sinks import HistoryRecorder, Saver
+    from companion.table import GameChanged, GameFinished
+
+    db = sqlite3.connect(tmp_path / "history.sqlite")
+    db.execute("PRAGMA user_version = 3")
+    db.close()
+    state = StateDir(tmp_path)
+    said: list[str] = []
+    sinks = [
+        HistoryRecorder(history(tmp_path), state, said.append),
+        Saver(state, None, said.append),
+    ]
+    for effect in (GameChanged(record(rounds=[])), GameFinished(record())):
+        for sink in sinks:
+            sink(effect)
+    assert said == [
+        f"history {tmp_path / 'history.sqlite'} has schema version 3, newer than this companion"
+        " knows (2); it is left as it is; the game goes on without its history"
+    ]
+    assert state.load().record == record()

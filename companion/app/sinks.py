@@ -124,7 +124,7 @@ class HistoryRecorder:
             elif isinstance(effect, KeepAside):
                 self._seen = False
                 self._abandon()
-        except (CompanionError, sqlite3.Error) as e:
+        except (CompanionError, sqlite3.Error, OSError) as e:
             if not self.failing:
                 self._report(f"{e}; the game goes on without its history")
             self.failing = True

@@ -123,21 +123,19 @@ class History:
 
     # --- opening ------------------------------------------------------------------------
 
-    def connect(self, *, create: bool = True) -> sqlite3.Connection:
+    def connect(self) -> sqlite3.Connection:
         """The open database, migrated to ``VERSION``. A file that is not a database is
-        moved aside and a new one made; a newer schema raises a one-line StorageError."""
+        moved aside and a new one made; a newer schema, or a disk that says no, raises a
+        one-line StorageError."""
         if self._db is not None:
             return self._db
-        if not create and not self.path.exists():
-            raise FileNotFoundError(self.path)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             db = self._open()
         except sqlite3.DatabaseError as e:
             if not _corrupt(e):
                 raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
-            self._set_aside(str(e))
-            db = self._open()
+            db = self._reopen(str(e))
         except OSError as e:
             raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
         self._db = db
@@ -162,6 +160,13 @@ class History:
             db.close()
             raise
         return db
+
+    def _reopen(self, why: str) -> sqlite3.Connection:
+        try:
+            self._set_aside(why)
+            return self._open()
+        except (OSError, sqlite3.Error) as e:
+            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
 
     def _set_aside(self, why: str) -> None:
         n = 1
