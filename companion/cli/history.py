@@ -18,6 +18,7 @@ from ..game.record import GameRecord
 from ..rules import CompanionError
 from ..storage.errors import os_reason
 from ..storage.history import Game, History
+from ..ui.catalog import Catalog, catalog
 from .replay import READ_MAX
 
 EXIT_BAD_INPUT = 2
@@ -40,7 +41,9 @@ def history_command(
         err.write(f"{NAME}: {message}\n")
 
     try:
-        folder = Path(state_dir).expanduser() if state_dir else load(_path(config_path)).state_dir
+        config = load(_path(config_path))
+        folder = Path(state_dir).expanduser() if state_dir else config.state_dir
+        words = catalog(config.language)
         store = History(folder, report=report)
         try:
             if verb == "import":
@@ -49,7 +52,7 @@ def history_command(
                 return 0
             games = list(_games(store))
             write = {"list": _list, "export": _export, "stats": _stats}[verb]
-            write(games, as_json, out)
+            write(games, as_json, words, out)
         finally:
             store.close()
     except (CompanionError, OSError) as e:
@@ -96,32 +99,33 @@ def read_records(file: str) -> list[GameRecord]:
 # --- the outputs ------------------------------------------------------------------------
 
 
-def _list(games: list[Game], as_json: bool, out: TextIO) -> None:
+def _list(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None:
     if as_json:
         out.write(json.dumps([g.to_dict() for g in games]) + "\n")
         return
-    rows = [("date", "seats", "winners", "rounds", "board", "")]
+    rows = [(*_heads(words, "date", "seats", "winners", "rounds", "board"), "")]
     for g in games:
-        seats = ", ".join(_names(g))
-        winners = ", ".join(_names(g)[s] for s in g.winners)
-        board = g.board if isinstance(g.board, str) else "own"
-        end = "" if g.finished else "abandoned"
+        names = _names(g, words)
+        seats = ", ".join(names)
+        winners = ", ".join(names[s] for s in g.winners)
+        board = g.board if isinstance(g.board, str) else words.t("history.own_board")
+        end = "" if g.finished else words.t("history.abandoned")
         rows.append((g.date, seats, winners, str(len(g.record.rounds)), board, end))
     _table(rows, out)
 
 
-def _export(games: list[Game], as_json: bool, out: TextIO) -> None:
+def _export(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None:
     for g in games:
         out.write(g.record.to_json() + "\n")
 
 
-def _stats(games: list[Game], as_json: bool, out: TextIO) -> None:
-    stats = summary(games)
+def _stats(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None:
+    stats = summary(games, words)
     if as_json:
         out.write(json.dumps(stats) + "\n")
         return
     rows = [
-        ("name", "games", "wins", "win rate", "avg VP", "rounds/game", "cards played (VP earned)")
+        _heads(words, "name", "games", "wins", "win_rate", "average_vp", "rounds_per_game", "cards")
     ]
     for name, s in stats.items():
         cards = " ".join(f"{c}:{f['played']}({f['vp']:+d})" for c, f in s["cards"].items())
@@ -139,7 +143,7 @@ def _stats(games: list[Game], as_json: bool, out: TextIO) -> None:
     _table(rows, out)
 
 
-def summary(games: Iterable[Game]) -> dict[str, dict]:
+def summary(games: Iterable[Game], words: Catalog | None = None) -> dict[str, dict]:
     """Per name (a seat's label, P1.., when unnamed), over the games that have a result:
     games, wins, win rate, average final VP, rounds per game, and per card (by its
     number) how often it was played and the VP its steps paid that seat."""
@@ -156,7 +160,7 @@ def summary(games: Iterable[Game]) -> dict[str, dict]:
     for g in games:
         if g.result is None:
             continue
-        names = _names(g)
+        names = _names(g, words or catalog())
         for seat, name in enumerate(names):
             t = totals[name]
             t["games"] += 1
@@ -186,9 +190,13 @@ def _figures(t: dict) -> dict:
     }
 
 
-def _names(game: Game) -> list[str]:
+def _names(game: Game, words: Catalog) -> list[str]:
     names = game.names or (None,) * game.record.players
-    return [name or f"P{seat + 1}" for seat, name in enumerate(names)]
+    return [name or words.seat(seat) for seat, name in enumerate(names)]
+
+
+def _heads(words: Catalog, *keys: str) -> tuple[str, ...]:
+    return tuple(words.t(f"history.{key}") for key in keys)
 
 
 def _table(rows: list[tuple[str, ...]], out: TextIO) -> None:
