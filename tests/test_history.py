@@ -214,3 +214,27 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
         " knows (2); it is left as it is; the game goes on without its history"
     ]
     assert state.load().record == record()
+
+
+def test_a_game_finished_undone_resumed_after_a_restart_and_finished_again_is_one_row(tmp_path):
+    from companion.app.sinks import HistoryRecorder
+    from companion.table import GameChanged, GameFinished, KeepAside
+
+    state = StateDir(tmp_path)
+    said: list[str] = []
+    table = HistoryRecorder(history(tmp_path), state, said.append)
+    for effect in (
+        GameChanged(record(rounds=[])),
+        GameChanged(record(rounds=ROUNDS[:1])),
+        GameFinished(record()),
+        GameChanged(record(rounds=ROUNDS[:1])),  # the last round undone, then the power cut
+    ):
+        table(effect)
+    table.history.close()
+    restarted = HistoryRecorder(history(tmp_path), state, said.append)
+    restarted(GameFinished(record(target=6, rounds=ROUNDS)))  # resumed and finished again
+    for effect in (KeepAside(), GameChanged(record(rounds=[]))):  # a new game, as the
+        restarted(effect)  # table starts one after a game over: not the same row
+    restarted(GameFinished(record(rounds=ROUNDS, target=6)))
+    games = list(restarted.history.games())
+    assert len(games) == 2 and len({g.game_id for g in games}) == 2 and said == []
