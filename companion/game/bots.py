@@ -19,14 +19,17 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..rules import (
+    Board,
     CompanionError,
     GameOverError,
     GameState,
     TradeChoice,
     choices_in,
+    new_game,
+    play_round,
     resolve_round,
 )
-from .record import GameRecord
+from .record import GameRecord, RoundRecord
 
 Plays = Sequence[Sequence[int]]
 STRENGTHS = ("easy", "normal")
@@ -87,6 +90,23 @@ def my_trade(view: View, plays: Plays) -> TradeChoice | None:
     return next((c for c in choices_in(result) if c.seat == view.seat), None)
 
 
+MAX_ROUNDS = 500  # bots always end a game long before; this only guards the loop
+
+
+def play_bots(bots: Sequence[Bot], board: Board, target: int = 30) -> GameRecord:
+    """A whole game with a bot at every seat, as the table would run it: every seat
+    chooses from its view, then the plays are revealed and each is asked its offer."""
+    state = new_game(len(bots), board, target)
+    rounds = []
+    while not state.finished and len(rounds) < MAX_ROUNDS:
+        views = [View(state, seat) for seat in range(len(bots))]
+        plays = tuple(bot.cards(view) for bot, view in zip(bots, views, strict=True))
+        offers = tuple(bot.trade(view, plays) for bot, view in zip(bots, views, strict=True))
+        rounds.append(RoundRecord(plays, offers))
+        state = play_round(state, plays, offers)
+    return GameRecord(len(bots), board, target, tuple(rounds))
+
+
 class _Seeded:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -113,7 +133,7 @@ class EasyBot(_Seeded):
 # keeps options open and feeds the Beggar, worth a little.
 GOOD_VP = 1 / 3
 CARD_VP = 0.25
-GUESSES = 6  # neutral guesses of the others' plays per decision
+GUESSES = 4  # neutral guesses of the others' plays per decision
 
 
 class NormalBot(_Seeded):
