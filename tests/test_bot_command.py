@@ -9,6 +9,7 @@ import random
 import selectors
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +182,25 @@ def test_help_names_the_budget_as_for_a_searching_bot(capsys) -> None:
         main(["bot", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "--budget-ms N" in out and "easy and normal answer at once" in out
+
+
+def _doc_exchanges() -> list[tuple[str, str]]:
+    """The ``→`` request (continued on indented lines) and ``←`` answer pairs of the doc."""
+    text = (Path(__file__).parent.parent / "docs" / "bot-protocol.md").read_text()
+    pairs, request = [], None
+    for line in text.splitlines():
+        if line.startswith("→ "):
+            request = line[2:]
+        elif line.startswith("   ") and request is not None:
+            request += line
+        elif line.startswith("← "):
+            pairs.append((request, line[2:]))
+            request = None
+    return pairs
+
+
+def test_the_protocol_doc_shows_what_the_bot_answers() -> None:
+    pairs = _doc_exchanges()
+    assert len(pairs) >= 3
+    replies = _run([request.encode() + b"\n" for request, _ in pairs], "normal", seed=0)
+    assert [json.dumps(r, separators=(",", ":")) for r in replies] == [a for _, a in pairs]
