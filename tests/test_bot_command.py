@@ -110,6 +110,9 @@ BAD = {
     b'{"ask": "cards", "game": {"players": 3}}': "'seat' must be a seat 0..2, got None",
     b'{"ask": "cards", "game": {"players": 3}, "seat": 3}': "'seat' must be a seat 0..2",
     b'{"ask": "cards", "game": {"players": 3}, "seat": true}': "'seat' must be a seat",
+    b'{"ask": "cards", "game": {"players": 3}, "seat": '
+    + b"9" * 4000
+    + b"}": "got <a number of about 4001 digits>",
     b'{"ask": "cards", "game": {"players": 2, "rounds": [{"plays": [[1, 1], [2, 3]]}]},'
     b' "seat": 0}': "round 1, seat P1",
     b'{"ask": "cards", "game": {"players": 2, "target": 1,'

@@ -29,6 +29,7 @@ from ..rules import (
     play_round,
     resolve_round,
 )
+from ..rules.errors import shown
 from .record import GameRecord, RoundRecord
 
 Plays = Sequence[Sequence[int]]
@@ -58,7 +59,7 @@ def view_of(record: GameRecord, seat: object) -> View:
     a seat not in the game or a game that is over (nothing is left to choose).
     """
     if type(seat) is not int or not 0 <= seat < record.players:
-        raise BotRequestError(f"'seat' must be a seat 0..{record.players - 1}, got {seat!r:.40}")
+        raise BotRequestError(f"'seat' must be a seat 0..{record.players - 1}, got {shown(seat)}")
     state = record.replay()
     if state.finished or record.ended:
         raise GameOverError(f"the game is over after round {state.round}: no more rounds")
