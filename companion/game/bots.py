@@ -37,7 +37,7 @@ STRENGTHS = ("easy", "normal")
 
 
 class BotRequestError(CompanionError, ValueError):
-    """A question a bot cannot answer: a seat not in the game, a game already over."""
+    """A question a bot cannot answer: a seat not in the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +55,9 @@ class View:
 def view_of(record: GameRecord, seat: object) -> View:
     """The view of ``seat`` (0-based) after ``record``'s rounds.
 
-    Raises the rules' errors for a record that does not replay, ``BotRequestError`` for
-    a seat not in the game or a game that is over (nothing is left to choose).
+    Raises ``BotRequestError`` for a seat not in the game, the rules' errors for a record
+    that does not replay, and ``GameOverError`` for a game that is over (nothing is left
+    to choose).
     """
     if type(seat) is not int or not 0 <= seat < record.players:
         raise BotRequestError(f"'seat' must be a seat 0..{record.players - 1}, got {shown(seat)}")
