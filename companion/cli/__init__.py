@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for add in (_add_run, _add_pads, _add_simulate, _add_replay, _add_bench, _add_config):
+    for add in (_add_run, _add_pads, _add_simulate, _add_replay, _add_bench, _add_config, _add_bot):
         add(sub)
     _add_history(sub)  # its own line: other commands join the tuple above
     return parser
@@ -331,3 +331,39 @@ def _run_bench(args: argparse.Namespace) -> int:
         part=args.part,
         presses=args.presses,
     )
+
+
+def _add_bot(sub) -> None:
+    bot = sub.add_parser(
+        "bot",
+        help="a bot for a seat, driven over JSON Lines on stdin/stdout",
+        description='Answer one JSON line per request line: {"ask": "cards", "game": '
+        'RECORD, "seat": S} gets {"cards": [...]}; {"ask": "trade", ..., "plays": '
+        '[[...], ...]} gets {"offer": G}; a bad request gets {"error": "..."}. '
+        "The protocol is in docs/bot-protocol.md.",
+        epilog="End of input ends the bot with exit status 0.",
+    )
+    bot.add_argument("--strength", choices=BOT_STRENGTHS, default="normal", help="(default normal)")
+    bot.add_argument("--seed", type=seed, default=0, help="seed of the bot's choices (default 0)")
+    bot.add_argument(
+        "--budget-ms",
+        type=budget,
+        default=100,
+        metavar="N",
+        help="time per decision for a searching bot, 1..60000 ms (default 100); "
+        "easy and normal answer at once and ignore it",
+    )
+    bot.set_defaults(run=_run_bot)
+
+
+BOT_STRENGTHS = ("easy", "normal")  # companion.game.bots.STRENGTHS, not imported: start fast
+
+
+def budget(text: str) -> int:
+    return _whole(text, 1, 60_000, "the budget")
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from .bot import bot_command
+
+    return bot_command(args.strength, args.seed, args.budget_ms, sys.stdin.buffer, sys.stdout)

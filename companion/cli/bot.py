@@ -1,0 +1,60 @@
+"""``companion bot``: a bot that other programs drive over JSON Lines, as GUIs drive a
+chess engine. The protocol is in docs/bot-protocol.md.
+
+One answer line per request line, flushed at once; a bad request is answered with
+``{"error": "..."}`` and the bot reads on. End of input ends it with status 0.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import BinaryIO, TextIO
+
+from ..game.bots import Bot, make_bot, view_of
+from ..game.jsontext import parse_json
+from ..game.record import GameRecord
+from ..rules import CompanionError, RecordError
+from ..rules.errors import shown
+
+ASKS = ("cards", "trade")
+
+
+def bot_command(strength: str, seed: int, budget_ms: int, inp: BinaryIO, out: TextIO) -> int:
+    """Answer every request line of ``inp`` on ``out``. ``budget_ms`` is for a strength
+    that searches; easy and normal answer at once."""
+    bot = make_bot(strength, seed)
+    for line in inp:
+        out.write(json.dumps(answer(bot, line), separators=(",", ":")) + "\n")
+        out.flush()
+    return 0
+
+
+def answer(bot: Bot, line: bytes | str) -> dict:
+    """The answer to one request line: ``{"cards": [...]}``, ``{"offer": G}`` or
+    ``{"error": "..."}``."""
+    try:
+        return _answer(bot, line)
+    except CompanionError as e:
+        return {"error": str(e)}
+    except Exception as e:  # a bug must not stop the program driving the bot
+        return {"error": f"internal error: {type(e).__name__}: {shown(str(e))}"}
+
+
+def _answer(bot: Bot, line: bytes | str) -> dict:
+    request = parse_json(line)
+    if type(request) is not dict:
+        raise RecordError(f"a request is a JSON object, got {shown(request)}")
+    ask = request.get("ask")
+    if ask not in ASKS:
+        raise RecordError(f'\'ask\' must be "cards" or "trade", got {shown(ask)}')
+    try:
+        record = GameRecord.from_dict(request.get("game"))
+    except RecordError as e:
+        raise RecordError(f"'game': {e}") from None
+    view = view_of(record, request.get("seat"))
+    if ask == "cards":
+        return {"cards": list(bot.cards(view))}
+    plays = request.get("plays")
+    if type(plays) is not list or not all(type(p) is list for p in plays):
+        raise RecordError(f"'plays' must be a list of each seat's cards, got {shown(plays)}")
+    return {"offer": bot.trade(view, plays)}

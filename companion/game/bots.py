@@ -1,0 +1,197 @@
+"""Bots for empty seats: they choose cards and trade offers from what the seat may know.
+
+A bot sees a ``View``: the game after the rounds completed so far (every seat's VP,
+goods, hand and discard pile are on the table for all to see) and which seat it plays.
+What the other seats select this round is hidden until the reveal, so no ``View`` holds
+it: a bot cannot use it. ``trade`` is asked after the reveal, with the revealed plays.
+
+Strengths: ``easy`` picks uniformly among the legal choices; ``normal`` scores each
+legal play by what it brings this round (see ``NormalBot``). Both are deterministic: the
+answer is a function of the bot's seed and the question, nothing else.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..rules import (
+    Board,
+    CompanionError,
+    GameOverError,
+    GameState,
+    TradeChoice,
+    choices_in,
+    new_game,
+    play_round,
+    resolve_round,
+)
+from ..rules.errors import shown
+from .record import GameRecord, RoundRecord
+
+Plays = Sequence[Sequence[int]]
+STRENGTHS = ("easy", "normal")
+
+
+class BotRequestError(CompanionError, ValueError):
+    """A question a bot cannot answer: a seat not in the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """All a bot may know when it chooses: the public state and its own seat.
+
+    ``state`` is the game after the completed rounds; this round's selections are not
+    in it, and there is no other field that could hold them.
+    """
+
+    state: GameState
+    seat: int
+
+
+def view_of(record: GameRecord, seat: object) -> View:
+    """The view of ``seat`` (0-based) after ``record``'s rounds.
+
+    Raises ``BotRequestError`` for a seat not in the game, the rules' errors for a record
+    that does not replay, and ``GameOverError`` for a game that is over (nothing is left
+    to choose).
+    """
+    if type(seat) is not int or not 0 <= seat < record.players:
+        raise BotRequestError(f"'seat' must be a seat 0..{record.players - 1}, got {shown(seat)}")
+    state = record.replay()
+    if state.finished or record.ended:
+        raise GameOverError(f"the game is over after round {state.round}: no more rounds")
+    return View(state, seat)
+
+
+class Bot(Protocol):
+    """What every strength answers: the cards to play, then the goods to offer."""
+
+    def cards(self, view: View) -> tuple[int, ...]: ...
+
+    def trade(self, view: View, plays: Plays) -> int: ...
+
+
+def make_bot(strength: str, seed: int = 0) -> Bot:
+    """A bot of ``strength`` (one of ``STRENGTHS``) seeded with ``seed``."""
+    return {"easy": EasyBot, "normal": NormalBot}[strength](seed)
+
+
+def legal_selections(view: View) -> list[tuple[int, ...]]:
+    """Every selection the seat may make this round, sorted, in a fixed order."""
+    k = view.state.setup.cards_per_round
+    return list(itertools.combinations(sorted(view.state.hands[view.seat]), k))
+
+
+def my_trade(view: View, plays: Plays) -> TradeChoice | None:
+    """What the seat faces at the Trader this round, or None if it did not play one."""
+    result = resolve_round(view.state, plays)  # IllegalPlayError for plays that are wrong
+    return next((c for c in choices_in(result) if c.seat == view.seat), None)
+
+
+MAX_ROUNDS = 500  # bots always end a game long before; this only guards the loop
+
+
+def play_bots(bots: Sequence[Bot], board: Board, target: int = 30) -> GameRecord:
+    """A whole game with a bot at every seat, as the table would run it: every seat
+    chooses from its view, then the plays are revealed and each is asked its offer."""
+    state = new_game(len(bots), board, target)
+    rounds = []
+    while not state.finished and len(rounds) < MAX_ROUNDS:
+        views = [View(state, seat) for seat in range(len(bots))]
+        plays = tuple(bot.cards(view) for bot, view in zip(bots, views, strict=True))
+        offers = tuple(bot.trade(view, plays) for bot, view in zip(bots, views, strict=True))
+        rounds.append(RoundRecord(plays, offers))
+        state = play_round(state, plays, offers)
+    return GameRecord(len(bots), board, target, tuple(rounds))
+
+
+class _Seeded:
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def _rng(self, view: View, ask: str, extra: object = None) -> random.Random:
+        # A string seed is hashed with SHA-512: the same on every run and machine.
+        return random.Random(f"{self.seed}/{ask}/{view.seat}/{view.state!r}/{extra!r}")
+
+
+class EasyBot(_Seeded):
+    """Uniformly random among the legal choices."""
+
+    def cards(self, view: View) -> tuple[int, ...]:
+        return self._rng(view, "cards").choice(legal_selections(view))
+
+    def trade(self, view: View, plays: Plays) -> int:
+        choice = my_trade(view, plays)
+        if choice is None:
+            return 0
+        return self._rng(view, "trade", plays).randint(0, choice.held)
+
+
+# A good is worth a third of a VP at the end (the 3:1 conversion); a card kept in hand
+# keeps options open and feeds the Beggar, worth a little.
+GOOD_VP = 1 / 3
+CARD_VP = 0.25
+GUESSES = 4  # neutral guesses of the others' plays per decision
+
+
+class NormalBot(_Seeded):
+    """A one-round heuristic, simple enough to explain at the table.
+
+    Each legal selection is played, with the rules engine, against the same few random
+    guesses of what the others might play (drawn from their public hands). Its score is
+    what the seat gains that round, VP + goods / 3 + cards kept in hand / 4, minus the
+    average the others gain: taking a share of a row from them counts too. The trade
+    it assumes, and the one it offers, is the best buy of VP for goods worth more than
+    their 3:1 value at the end.
+    """
+
+    def cards(self, view: View) -> tuple[int, ...]:
+        rng = self._rng(view, "cards")
+        state, seat = view.state, view.seat
+        k = state.setup.cards_per_round
+        guesses = [
+            [tuple(rng.sample(sorted(state.hands[s]), k)) for s in range(state.setup.players)]
+            for _ in range(GUESSES)
+        ]
+        best, best_score = None, -1e9
+        for mine in legal_selections(view):
+            score = 0.0
+            for guess in guesses:
+                guess[seat] = mine
+                score += _gain(state, guess, seat)
+            if score > best_score:  # ties keep the first: a fixed order, deterministic
+                best, best_score = mine, score
+        assert best is not None  # a hand always holds at least k cards
+        return best
+
+    def trade(self, view: View, plays: Plays) -> int:
+        choice = my_trade(view, plays)
+        return 0 if choice is None else _best_offer(choice)[0]
+
+
+def _best_offer(choice: TradeChoice) -> tuple[int, float]:
+    """The goods to offer and what the trade is worth over keeping the goods."""
+    spent, vp = max(choice.offers, key=lambda q: (q.vp - q.spent * GOOD_VP, -q.spent))
+    return spent, vp - spent * GOOD_VP
+
+
+def _gain(state: GameState, plays: Plays, seat: int) -> float:
+    result = resolve_round(state, plays)
+    after = result.state
+    trades = {c.seat: _best_offer(c)[1] for c in choices_in(result)}
+
+    def value(s: int) -> float:
+        return (
+            after.vp[s]
+            - state.vp[s]
+            + (after.goods[s] - state.goods[s]) * GOOD_VP
+            + len(after.hands[s]) * CARD_VP
+            + trades.get(s, 0.0)
+        )
+
+    others = [value(s) for s in range(state.setup.players) if s != seat]
+    return value(seat) - sum(others) / len(others)
