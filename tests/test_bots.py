@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import itertools
 import random
 
 import pytest
@@ -14,6 +15,7 @@ from companion.game.bots import (
     BotRequestError,
     EasyBot,
     NormalBot,
+    StrongBot,
     View,
     legal_selections,
     make_bot,
@@ -33,6 +35,12 @@ from companion.rules import (
 )
 
 
+def _bot(strength: str, seed: int):
+    """A bot whose search, for the strong one, makes 20 playouts per decision: its clock
+    is fake, 1 ms further on at every call, so answers never depend on the machine."""
+    return make_bot(strength, seed, budget_ms=20, clock=itertools.count(0, 0.001).__next__)
+
+
 def _prefixes(record: GameRecord):
     """Every point of a game where a round is still to be played, with that round."""
     for n, rnd in enumerate(record.rounds):
@@ -45,7 +53,7 @@ def test_every_answer_is_legal_across_whole_games(strength: str, players: int) -
     rng = random.Random(players)
     for game in range(3):
         record = random_game(rng, players=players)
-        bot = make_bot(strength, seed=game)
+        bot = _bot(strength, seed=game)
         for before, rnd in _prefixes(record):
             for seat in range(players):
                 view = view_of(before, seat)
@@ -70,7 +78,7 @@ def test_a_view_has_no_place_for_the_others_selections() -> None:
     # What the others chose this round cannot reach a bot: a view is the state after
     # the completed rounds and the bot's seat, and a bot is asked with a view alone.
     assert [f.name for f in dataclasses.fields(View)] == ["state", "seat"]
-    for cls in (EasyBot, NormalBot):
+    for cls in (EasyBot, NormalBot, StrongBot):
         assert list(inspect.signature(cls.cards).parameters) == ["self", "view"]
         assert list(inspect.signature(cls.trade).parameters) == ["self", "view", "plays"]
 
@@ -82,7 +90,7 @@ def test_the_choice_is_the_same_whatever_the_others_select(strength: str) -> Non
     state = play_round(new_game(3, Board.from_rates([None] + [[1, 1]] * 15)), [[1, 2]] * 3)
     answers, results = set(), set()
     for others in [((3, 4), (5, 6)), ((7, 8), (7, 8)), ((4, 5), (3, 8)), ((3, 6), (4, 7))]:
-        bot = make_bot(strength, seed=7)
+        bot = _bot(strength, seed=7)
         mine = bot.cards(View(state, 0))
         answers.add(mine)
         results.add(play_round(state, [mine, *others]))
@@ -93,8 +101,8 @@ def test_the_choice_is_the_same_whatever_the_others_select(strength: str) -> Non
 def test_the_same_seed_and_question_give_the_same_answer(strength: str) -> None:
     record = random_game(random.Random(5), players=3)
     view = view_of(dataclasses.replace(record, rounds=record.rounds[:2]), 1)
-    first = [make_bot(strength, seed=s).cards(view) for s in range(20)]
-    assert first == [make_bot(strength, seed=s).cards(view) for s in range(20)]
+    first = [_bot(strength, seed=s).cards(view) for s in range(20)]
+    assert first == [_bot(strength, seed=s).cards(view) for s in range(20)]
     if strength == "easy":  # random: different seeds choose differently
         assert len(set(first)) > 1
 

@@ -350,13 +350,13 @@ def _add_bot(sub) -> None:
         type=budget,
         default=100,
         metavar="N",
-        help="time per decision for a searching bot, 1..60000 ms (default 100); "
+        help="time per decision for the strong bot's search, 1..60000 ms (default 100); "
         "easy and normal answer at once and ignore it",
     )
     bot.set_defaults(run=_run_bot)
 
 
-BOT_STRENGTHS = ("easy", "normal")  # companion.game.bots.STRENGTHS, not imported: start fast
+BOT_STRENGTHS = ("easy", "normal", "strong")  # bots.STRENGTHS, not imported: start fast
 
 
 def budget(text: str) -> int:

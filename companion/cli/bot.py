@@ -8,21 +8,30 @@ One answer line per request line, flushed at once; a bad request is answered wit
 from __future__ import annotations
 
 import json
+import time
 from typing import BinaryIO, TextIO
 
 from ..game.bots import Bot, make_bot, view_of
 from ..game.jsontext import parse_json
 from ..game.record import GameRecord
+from ..game.search import Clock
 from ..rules import CompanionError, RecordError
 from ..rules.errors import shown
 
 ASKS = ("cards", "trade")
 
 
-def bot_command(strength: str, seed: int, budget_ms: int, inp: BinaryIO, out: TextIO) -> int:
-    """Answer every request line of ``inp`` on ``out``. ``budget_ms`` is for a strength
-    that searches; easy and normal answer at once."""
-    bot = make_bot(strength, seed)
+def bot_command(
+    strength: str,
+    seed: int,
+    budget_ms: int,
+    inp: BinaryIO,
+    out: TextIO,
+    clock: Clock = time.perf_counter,
+) -> int:
+    """Answer every request line of ``inp`` on ``out``. ``budget_ms`` on ``clock`` is the
+    strong bot's time per decision; easy and normal answer at once."""
+    bot = make_bot(strength, seed, budget_ms, clock)
     for line in inp:
         out.write(json.dumps(answer(bot, line), separators=(",", ":")) + "\n")
         out.flush()

@@ -13,7 +13,9 @@ answer is a function of the bot's seed and the question, nothing else.
 from __future__ import annotations
 
 import itertools
+import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -31,9 +33,11 @@ from ..rules import (
 )
 from ..rules.errors import shown
 from .record import GameRecord, RoundRecord
+from .search import Clock, Model, Search
 
 Plays = Sequence[Sequence[int]]
-STRENGTHS = ("easy", "normal")
+STRENGTHS = ("easy", "normal", "strong")
+BUDGET_MS = 100  # the strong bot's default time per decision
 
 
 class BotRequestError(CompanionError, ValueError):
@@ -75,8 +79,13 @@ class Bot(Protocol):
     def trade(self, view: View, plays: Plays) -> int: ...
 
 
-def make_bot(strength: str, seed: int = 0) -> Bot:
-    """A bot of ``strength`` (one of ``STRENGTHS``) seeded with ``seed``."""
+def make_bot(
+    strength: str, seed: int = 0, budget_ms: int = BUDGET_MS, clock: Clock = time.perf_counter
+) -> Bot:
+    """A bot of ``strength`` (one of ``STRENGTHS``) seeded with ``seed``; ``budget_ms``
+    and ``clock`` are for the strong bot's search, the others answer at once."""
+    if strength == "strong":
+        return StrongBot(seed, budget_ms, clock)
     return {"easy": EasyBot, "normal": NormalBot}[strength](seed)
 
 
@@ -150,27 +159,35 @@ class NormalBot(_Seeded):
     """
 
     def cards(self, view: View) -> tuple[int, ...]:
-        rng = self._rng(view, "cards")
-        state, seat = view.state, view.seat
-        k = state.setup.cards_per_round
-        guesses = [
-            [tuple(rng.sample(sorted(state.hands[s]), k)) for s in range(state.setup.players)]
-            for _ in range(GUESSES)
-        ]
-        best, best_score = None, -1e9
-        for mine in legal_selections(view):
-            score = 0.0
-            for guess in guesses:
-                guess[seat] = mine
-                score += _gain(state, guess, seat)
-            if score > best_score:  # ties keep the first: a fixed order, deterministic
-                best, best_score = mine, score
-        assert best is not None  # a hand always holds at least k cards
-        return best
+        scored = _scores(view, self._rng(view, "cards"))
+        # ties keep the first: a fixed order, deterministic
+        return max(scored, key=lambda pair: pair[1])[0]
 
     def trade(self, view: View, plays: Plays) -> int:
-        choice = my_trade(view, plays)
-        return 0 if choice is None else _best_offer(choice)[0]
+        return _normal_offer(view, plays)
+
+
+def _normal_offer(view: View, plays: Plays) -> int:
+    choice = my_trade(view, plays)
+    return 0 if choice is None else _best_offer(choice)[0]
+
+
+def _scores(view: View, rng: random.Random) -> list[tuple[tuple[int, ...], float]]:
+    """Every legal selection of the seat with the normal bot's score, in a fixed order."""
+    state, seat = view.state, view.seat
+    k = state.setup.cards_per_round
+    guesses = [
+        [tuple(rng.sample(sorted(state.hands[s]), k)) for s in range(state.setup.players)]
+        for _ in range(GUESSES)
+    ]
+    scored = []
+    for mine in legal_selections(view):
+        total = 0.0
+        for guess in guesses:
+            guess[seat] = mine
+            total += _gain(state, guess, seat)
+        scored.append((mine, total / GUESSES))
+    return scored
 
 
 def _best_offer(choice: TradeChoice) -> tuple[int, float]:
@@ -195,3 +212,50 @@ def _gain(state: GameState, plays: Plays, seat: int) -> float:
 
     others = [value(s) for s in range(state.setup.players) if s != seat]
     return value(seat) - sum(others) / len(others)
+
+
+CANDIDATES = 8  # the strong bot searches the normal bot's best few selections
+TEMPERATURE = 1.0  # how sharply a modelled seat prefers what the normal bot scores high
+
+
+class StrongBot(_Seeded):
+    """A search over the others' possible plays, within a time budget per decision.
+
+    The normal bot's scores give the seat's best ``CANDIDATES`` selections, and for every
+    other seat a model of what it plays (weights exp(score / ``TEMPERATURE``), from its
+    public hand). A flat Monte Carlo search (``search.Search``) then plays each candidate
+    against plays drawn from those models, through the round and a random one after it,
+    until ``budget_ms`` has passed on ``clock``. It trades as the normal bot does.
+    """
+
+    def __init__(
+        self, seed: int = 0, budget_ms: int = BUDGET_MS, clock: Clock = time.perf_counter
+    ) -> None:
+        super().__init__(seed)
+        self.budget_ms = budget_ms
+        self.clock = clock
+        self.last: Search | None = None  # the last decision's search, for benches
+
+    def cards(self, view: View) -> tuple[int, ...]:
+        deadline = self.clock() + self.budget_ms / 1000
+        rng = self._rng(view, "cards")
+        state, seat = view.state, view.seat
+        models: list[Model | None] = [
+            None if s == seat else _model(_scores(View(state, s), rng))
+            for s in range(state.setup.players)
+        ]
+        mine = sorted(_scores(view, rng), key=lambda pair: -pair[1])  # stable: fixed order
+        self.last = Search(state, seat, models, rng)
+        return self.last.run([sel for sel, _ in mine[:CANDIDATES]], self.clock, deadline)
+
+    def trade(self, view: View, plays: Plays) -> int:
+        return _normal_offer(view, plays)
+
+
+def _model(scored: list[tuple[tuple[int, ...], float]]) -> Model:
+    top = max(score for _, score in scored)
+    cum, total = [], 0.0
+    for _, score in scored:
+        total += math.exp((score - top) / TEMPERATURE)
+        cum.append(total)
+    return Model(tuple(sel for sel, _ in scored), tuple(cum))

@@ -1,0 +1,107 @@
+"""The strong bot: a search over the others' possible plays within a time budget.
+
+Its clock is always fake here (1 ms further on at every call), so a budget is a fixed
+number of playouts and every result is the same on any machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+
+from conftest import table
+
+from companion.game.boards import profile
+from companion.game.bots import NormalBot, StrongBot, View, _scores, play_bots, view_of
+from companion.game.randgame import random_board, random_game
+from companion.game.record import GameRecord
+from companion.game.search import best_offer, score
+from companion.rules import Board, check_selection, new_game, outcome, play_round
+
+GAMES = 24
+BUDGET_MS = 300  # with the fake clock: 299 playouts a decision
+
+
+def _clock():
+    return itertools.count(0, 0.001).__next__
+
+
+def test_strong_wins_far_more_than_its_share_against_two_normal_bots() -> None:
+    # Three seats, the strong bot moving round the table; boards shipped and random.
+    # Its fair share is 1/3 of the wins (a shared win counts as a fraction).
+    rng = random.Random(7)
+    share = 0.0
+    for game in range(GAMES):
+        seat = game % 3
+        bots = [NormalBot(seed=game * 3 + s) for s in range(3)]
+        bots[seat] = StrongBot(seed=game, budget_ms=BUDGET_MS, clock=_clock())
+        board = random_board(rng) if game % 2 else profile(rng.choice(["standard", "winter"]))
+        winners = outcome(play_bots(bots, board).replay()).winners
+        share += (seat in winners) / len(winners)
+    assert share / GAMES > 0.55  # 73% with these seeds
+
+
+def test_the_budget_on_the_clock_is_the_number_of_playouts() -> None:
+    view = View(play_round(new_game(3, profile("standard")), [[1, 2]] * 3), 1)
+    for budget in (10, 50):
+        bot = StrongBot(budget_ms=budget, clock=_clock())
+        bot.cards(view)
+        assert bot.last is not None
+        # one clock call sets the deadline, then one before every playout and a last one
+        assert bot.last.iterations == budget - 1
+        assert sum(arm.visits for arm in bot.last.arms) == budget - 1
+
+
+def test_with_no_time_to_search_it_plays_the_normal_bots_best() -> None:
+    record = random_game(random.Random(11), players=4)
+    for n in range(0, len(record.rounds), 3):
+        before = GameRecord(record.players, record.board, record.target, record.rounds[:n])
+        view = view_of(before, n % 4)
+        bot = StrongBot(seed=2, budget_ms=1, clock=itertools.count(0, 1.0).__next__)
+        cards = bot.cards(view)
+        assert bot.last is not None and bot.last.iterations == 0
+        assert check_selection(view.state, view.seat, cards) == cards
+        # the same draws as the bot's: the others' models first, then its own scores
+        rng = bot._rng(view, "cards")
+        for seat in range(4):
+            if seat != view.seat:
+                _scores(View(view.state, seat), rng)
+        assert cards == max(_scores(view, rng), key=lambda pair: pair[1])[0]
+
+
+def test_strong_takes_the_customs_when_the_others_can_only_feed_it() -> None:
+    board = Board.from_rates([None] + [[3, 1]] * 15)
+    state = table(3, board, hands=[{1, 6, 8}, {4, 5}, {4, 5}])
+    assert 6 in StrongBot(budget_ms=60, clock=_clock()).cards(View(state, 0))
+
+
+def test_a_won_game_scores_above_any_margin_and_a_lost_one_below() -> None:
+    board = profile("standard")
+    won = table(3, board, vp=[31, 20, 20])
+    lost = table(3, board, vp=[20, 31, 20])
+    level = table(3, board, vp=[20, 20, 20])
+    assert score(level, 0) == 0  # same VP, goods and hands: no margin
+    assert score(won, 0) == 11 + 10 and score(lost, 0) == -11 - 10
+
+
+def test_the_search_offers_only_trades_better_than_the_end_conversion() -> None:
+    good = Board.from_rates([None] + [[1, 1]] * 15)
+    poor = Board.from_rates([None] + [[4, 1]] * 15)
+    assert best_offer(good, 5, 7) == 7
+    assert best_offer(poor, 5, 7) == 0
+
+
+def test_companion_bot_strong_answers_with_a_legal_selection() -> None:
+    request = {"ask": "cards", "game": {"players": 3}, "seat": 2}
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "bot", "--strength", "strong", "--budget-ms", "20"],
+        input=json.dumps(request).encode() + b"\n",
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    cards = json.loads(done.stdout)["cards"]
+    assert len(cards) == 2 and cards == sorted(set(cards)) and set(cards) <= set(range(1, 9))
