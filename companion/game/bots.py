@@ -6,8 +6,10 @@ What the other seats select this round is hidden until the reveal, so no ``View`
 it: a bot cannot use it. ``trade`` is asked after the reveal, with the revealed plays.
 
 Strengths: ``easy`` picks uniformly among the legal choices; ``normal`` scores each
-legal play by what it brings this round (see ``NormalBot``). Both are deterministic: the
-answer is a function of the bot's seed and the question, nothing else.
+legal play by what it brings this round (see ``NormalBot``); ``strong`` searches over
+the others' possible plays within a time budget (see ``StrongBot``). Easy and normal
+answer as a function of the bot's seed and the question, nothing else; strong also of
+how many playouts its budget allowed (fixed under a fake clock).
 """
 
 from __future__ import annotations
