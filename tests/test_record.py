@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -31,10 +32,12 @@ DOC_EXAMPLE = {
 
 
 def run(tmp_path: Path, text: str, *args: str) -> tuple[int, str, str]:
-    path = tmp_path / "game.json"
-    path.write_text(text)
+    """Replay ``text`` as ``game.json``, named so (from inside ``tmp_path``): a message
+    names the file as it was given, and a long temporary path would be cut short."""
+    (tmp_path / "game.json").write_text(text)
     out, err = io.StringIO(), io.StringIO()
-    code = replay_command(str(path), as_json="--json" in args, out=out, err=err, jobs=1)
+    with contextlib.chdir(tmp_path):
+        code = replay_command("game.json", as_json="--json" in args, out=out, err=err, jobs=1)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -148,7 +151,7 @@ def test_bad_records_exit_2_with_one_line(tmp_path, text, words):
         code, out, err = run(tmp_path, text, *args)
         assert code == 2 and out == ""
         assert err.count("\n") == 1 and words in err, err
-        assert err.startswith(str(tmp_path / "game.json") + ": ")
+        assert err.startswith("game.json: ")
 
 
 def test_round_after_the_end(tmp_path):
