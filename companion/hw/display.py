@@ -322,31 +322,12 @@ class GpioLines:
         self._lines.clear()
 
 
-def open_device(
-    controller: str,
-    interface: str,
-    *,
-    port: int | None = None,
-    address: int = 0x3C,
-    rotate: int = 0,
-    dc: int = DC_PIN,
-    reset: int = RESET_PIN,
-    pin_factory: Factory | None = None,
-) -> LumaDevice:
+def open_device(controller: str, interface: str, **where: object) -> LumaDevice:
     """A real luma device: ``controller`` (ssd1306, ssd1309, sh1106, ssd1322) over
-    ``interface`` i2c or spi. ``port`` is the bus number (None: 1 for I²C, 0 for SPI);
-    an SPI display's D/C and reset lines are the GPIOs ``dc`` and ``reset``. A display
-    that is not there raises ``DisplayMissing``."""
-    connector = Connector(
-        controller,
-        interface,
-        port=port,
-        address=address,
-        rotate=rotate,
-        dc=dc,
-        reset=reset,
-        pin_factory=pin_factory,
-    )
+    ``interface`` i2c or spi, ``where`` as ``Connector`` takes it (port, address, rotate,
+    an SPI display's dc and reset GPIOs, pin_factory). A display that is not there
+    raises ``DisplayMissing``."""
+    connector = Connector(controller, interface, **where)  # type: ignore[arg-type]
     try:
         return connector.open()
     except DisplayError:
