@@ -47,25 +47,15 @@ while (($#)); do
     shift
 done
 
+SCRIPT=install.sh
+# shellcheck source=systemd/steps.sh
+source "$HERE/systemd/steps.sh"
 OPT=$ROOT/opt/$NAME
 VENV=$OPT/venv
-ETC=$ROOT/etc
 CONFIG=$ETC/$NAME/companion.toml
-UNIT=$ETC/systemd/system/$SERVICE.service
-RULE=$ETC/udev/rules.d/99-$NAME-hub.rules
-SYSUSERS=$ETC/sysusers.d/$SERVICE.conf
 STAMP=$OPT/installed-from  # the commit the venv was installed from
-STEP=0 CHANGED=0 REBOOT=0
-trap 'echo "install.sh: step $STEP failed; once that is fixed, run it again (safe)" >&2' ERR
+REBOOT=0
 
-step() { STEP=$((STEP + 1)); printf '%2d. %s\n' "$STEP" "$1"; }
-say() { printf '    %s\n' "$*"; }
-# Run a command that changes the system; in a dry run, only say it.
-act() {
-    CHANGED=1
-    if ((DRY)); then say "would run: $*"; else say "running: $*"; "$@"; fi
-}
-on_system() { [[ -z $ROOT ]] || { say "not run under --root"; return 1; }; }
 have() { command -v "$1" >/dev/null 2>&1; }
 same() { cmp -s "$1" "$2"; }
 

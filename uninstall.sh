@@ -39,21 +39,11 @@ while (($#)); do
     shift
 done
 
-ETC=$ROOT/etc
-UNIT=$ETC/systemd/system/$SERVICE.service
-RULE=$ETC/udev/rules.d/99-$NAME-hub.rules
-SYSUSERS=$ETC/sysusers.d/$SERVICE.conf
 STATE=$ROOT/var/lib/$NAME
-STEP=0 CHANGED=0
-trap 'echo "uninstall.sh: step $STEP failed; once that is fixed, run it again (safe)" >&2' ERR
-
-step() { STEP=$((STEP + 1)); printf '%2d. %s\n' "$STEP" "$1"; }
-say() { printf '    %s\n' "$*"; }
-act() {
-    CHANGED=1
-    if ((DRY)); then say "would run: $*"; else say "running: $*"; "$@"; fi
-}
-on_system() { [[ -z $ROOT ]] || { say "not run under --root"; return 1; }; }
+SCRIPT=uninstall.sh
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=systemd/steps.sh
+source "$HERE/systemd/steps.sh"
 
 # Remove a file or folder, if it is there.
 remove() {
