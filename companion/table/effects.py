@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..game.names import Names
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings
 from .events import HostKey, KeyStuck
@@ -63,4 +64,11 @@ class Stuck:
     key: KeyStuck | HostKey
 
 
-Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck
+@dataclass(frozen=True, slots=True)
+class NamesChanged:
+    """A pad's name was set or taken away: save every pad's name (``names``)."""
+
+    names: Names
+
+
+Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck | NamesChanged

@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..game.names import PastGame, Tally
 from ..game.settings import board_of
 from ..rules import Outcome, Rate, Rows, Share, Step, Trade, outcome, supply
 from .menu import can_undo
+from .names import WHEEL, pages, seat_names
 from .settings import items as settings_items
 from .settings import space_values
 from .settings import values as settings_values
@@ -23,8 +25,11 @@ from .state import (
     Confirm,
     DiscardRates,
     Flow,
+    HistoryPages,
     Join,
     Menu,
+    NameEditor,
+    NamesList,
     Options,
     Over,
     Phase,
@@ -57,6 +62,7 @@ class ResumeView:
 @dataclass(frozen=True, slots=True)
 class JoinView:
     joined: tuple[bool, ...]  # one per pad
+    names: tuple[str | None, ...] = ()  # one per pad, None: no name
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +172,36 @@ class DiscardView:
     """ "Discard changes?" on leaving the rates editor."""
 
 
+@dataclass(frozen=True, slots=True)
+class NamesView:
+    """The pads' names, one line a pad."""
+
+    names: tuple[str | None, ...]
+    cursor: int
+
+
+@dataclass(frozen=True, slots=True)
+class NameView:
+    """One pad's name being set: the choices (recent names, ``NEW``, ``NONE``), or the
+    letters spelled so far and the wheel's letter (a letter, ``DEL`` or ``END``)."""
+
+    pad: int
+    choices: tuple[str, ...]
+    choice: int
+    spelled: str | None
+    letter: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView:
+    """A page of the history: wins per name, or last games."""
+
+    kind: str  # "wins" or "games"
+    lines: tuple[Tally, ...] | tuple[PastGame, ...]
+    page: int
+    pages: int
+
+
 Body = (
     ResumeView
     | JoinView
@@ -181,6 +217,9 @@ Body = (
     | SettingsView
     | RatesView
     | DiscardView
+    | NamesView
+    | NameView
+    | HistoryView
 )
 
 
@@ -190,12 +229,15 @@ class View:
     board: BoardView | None  # while a game is on the table
     body: Body
     notice: tuple[str, tuple[tuple[str, object], ...]] | None  # catalog key, values
+    names: tuple[str | None, ...] = ()  # the name of each seat of the game, None: none
 
 
 def public_view(flow: Flow, now: float) -> View:
     mode = flow.mode
     notice = (flow.notice.key, flow.notice.values) if flow.notice is not None else None
-    return View(mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice)
+    return View(
+        mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice, seat_names(flow)
+    )
 
 
 def next_change(flow: Flow, now: float) -> float | None:
@@ -229,6 +271,8 @@ def _rows(flow: Flow, mode, now: float) -> tuple[Rows, tuple[str, int] | None] |
     if isinstance(mode, Menu | Confirm | Scores) and getattr(mode, "back", None) is not None:
         return _rows(flow, mode.back, now)
     if isinstance(mode, Resume | Join | Options | SettingsList | RatesEditor | DiscardRates):
+        return None
+    if isinstance(mode, NamesList | NameEditor | HistoryPages):
         return None
     if flow.game is None:
         return None
@@ -276,7 +320,7 @@ def _body(flow: Flow, mode, now: float) -> Body:
     if isinstance(mode, Resume):
         return ResumeView(mode.saved.players, len(mode.saved.rounds), mode.backup)
     if isinstance(mode, Join):
-        return JoinView(tuple(pad in flow.pads for pad in range(PADS)))
+        return JoinView(tuple(pad in flow.pads for pad in range(PADS)), flow.names[:PADS])
     if isinstance(mode, Options):
         board = flow.board
         values, index = option_values(flow, OPTION_ITEMS[mode.cursor])
@@ -297,6 +341,8 @@ def _body(flow: Flow, mode, now: float) -> Body:
         return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
     if isinstance(mode, SettingsList | RatesEditor | DiscardRates):
         return _settings(flow, mode)
+    if isinstance(mode, NamesList | NameEditor | HistoryPages):
+        return _names(flow, mode)
     return ConfirmView(mode.action, len(game.record.rounds), game.record.ended)
 
 
@@ -335,3 +381,14 @@ def _settings(flow: Flow, mode) -> SettingsView | RatesView | DiscardView:
     return SettingsView(
         shown, mode.cursor, p.language, board.name, board.verified, p.target, *sound, *ends
     )
+
+
+def _names(flow: Flow, mode) -> NamesView | NameView | HistoryView:
+    if isinstance(mode, NamesList):
+        return NamesView(flow.names, mode.cursor)
+    if isinstance(mode, NameEditor):
+        letter = WHEEL[mode.letter]
+        return NameView(mode.back.cursor, mode.choices, mode.choice, mode.spelled, letter)
+    shown = pages(flow.past)
+    kind, lines = shown[mode.page]
+    return HistoryView(kind, lines, mode.page, len(shown))
