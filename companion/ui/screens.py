@@ -284,6 +284,17 @@ def _centred_in(text: str, x0: int, w: int, y: int, fill: int) -> Text:
     return Text(text, name, x0 + (w - width(text, font(name))) // 2, y, fill)
 
 
+def _label(seat: str, name: str | None, room: int, fonts=("body", "small")) -> str:
+    """A seat's name where it fits ``room`` pixels in one of ``fonts``, else its label."""
+    if name and width(name, font(fonts[-1])) <= room:
+        return name
+    return seat
+
+
+def _seat_name(view: View, seat: int) -> str | None:
+    return view.names[seat] if seat < len(view.names) else None
+
+
 # --- the screens ---------------------------------------------------------------------
 
 
@@ -300,8 +311,10 @@ def _resume(view: View, w: Catalog, width_: int) -> Built:
 
 def _join(view: View, w: Catalog, width_: int) -> Built:
     body: JoinView = view.body
-    labels = [w.seat(pad) for pad in range(len(body.joined))]
     seated = [1 if j else 0 for j in body.joined]
+    room = min(width_ // max(len(body.joined), 1) - 4, 36) - 2  # a mark's inside
+    labels = [_label(w.seat(pad), name, room) for pad, name in enumerate(body.names)]
+    labels += [w.seat(pad) for pad in range(len(labels), len(body.joined))]
     say = w.t("screen.join_hint")
     items = [_title(w.t("screen.join"), width_), _text(say, _fitting(say, width_), 0, 14)]
     right = w.t("screen.seated", n=sum(body.joined))
@@ -451,8 +464,9 @@ def _scores(view: View, w: Catalog, width_: int) -> Built:
     for s, p in enumerate(body.players):
         c = s % columns if columns == 2 else 0
         x, y = c * col_w, 9 + (s // columns) * pitch
+        room = vp_r - width(str(p.vp), font("large")) - 2
         items += [
-            _text(w.seat(s), "body", x, y),
+            _text(_label(w.seat(s), _seat_name(view, s), room, ("body",)), "body", x, y),
             _right(str(p.vp), "large", x + vp_r, y - 3),
             _right(str(p.goods), "large", x + goods_r, y - 3),
             _right(str(p.cards), hand, x + hand_r, y + (0 if hand == "body" else 2)),
@@ -477,7 +491,8 @@ def _over(view: View, w: Catalog, width_: int) -> Built:
         x, y = (i % columns) * col_w, LIST_TOP + 1 + (i // columns) * 13
         if columns == 1:
             x, y = 0, LIST_TOP + 1 + i * 13
-        label = f"{place}.{w.seat(s)}"
+        room = vp_r - width(str(end.vp[s]), font("large")) - width(f"{place}.", font("body")) - 2
+        label = f"{place}.{_label(w.seat(s), _seat_name(view, s), room, ('body',))}"
         items += [_text(label, "body", x, y), _right(str(end.vp[s]), "large", x + vp_r, y - 3)]
         items.append(Icon("vp", x + vp_r + 3, y + 3))
     return items, "hint.over", None
