@@ -338,3 +338,17 @@ def test_every_names_and_history_screen_fits(lang, size):
     seen.append(screen(table.view, words, size))
     problems = [p for s in seen for p in misfits(s)]
     assert not problems, problems[:5]
+
+
+def test_right_at_the_join_screen_opens_the_names_and_left_comes_back():
+    table = Driver(new_flow(BOARDS, FAST))
+    table.press(0, 1)
+    table.key(HostKey.RIGHT)
+    assert table.view.phase is Phase.NAMES
+    table.ok()
+    table.key(HostKey.RIGHT)  # New name
+    table.ok()
+    spell(table, ["B", "O", END])
+    table.key(HostKey.LEFT)
+    assert table.view.phase is Phase.JOIN and table.view.body.names[0] == "BO"
+    assert table.flow.pads == (0,)  # the seats stay joined

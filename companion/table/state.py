@@ -204,9 +204,10 @@ class DiscardRates:
 
 @dataclass(frozen=True, slots=True)
 class NamesList:
-    """The pads' names (``names.py``); leaving goes back to the settings ``back``."""
+    """The pads' names (``names.py``); leaving goes back to ``back`` (the settings, or
+    the seats joining)."""
 
-    back: SettingsList
+    back: SettingsList | Join
     cursor: int = 0  # the pad
     phase: ClassVar[Phase] = Phase.NAMES
 
