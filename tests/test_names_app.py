@@ -149,13 +149,13 @@ def test_names_set_by_a_script_reach_the_history_and_survive_a_restart(tmp_path)
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        ("name P1 ANNABELLE", "game.txt:2: a name has at most 8 letters, got 9"),
-        ("name P2 R2D2", "game.txt:2: '2' is not a letter a name may have"),
-        ("name P7 ANNA", "game.txt:2: cannot read"),
+        ("name P1 ANNABELLE", ":2: a name has at most 8 letters, got 9"),
+        ("name P2 R2D2", ":2: '2' is not a letter a name may have"),
+        ("name P7 ANNA", ":2: cannot read"),
     ],
 )
 def test_a_bad_name_in_a_script_is_one_line_and_exit_2(tmp_path, line, said):
-    (tmp_path / "game.txt").write_text(f"# names\n{line}\n")
+    (tmp_path / "game.txt").write_text(f"# names\n{line}\n")  # a long path is cut short
     code, _, err = simulate("--fast", "--script", str(tmp_path / "game.txt"))
     assert code == 2 and said in err and err.count("\n") == 1
     assert not list(tmp_path.glob("*.json"))

@@ -9,7 +9,8 @@ progress is kept in the ``current`` table with its last record, so a game resume
 a restart keeps its id (see ``History.game_id``).
 
 The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS`` are applied in
-order. A database newer than this code is refused, never altered. A file that is not a
+order. A database newer than this code is refused, never altered. ``History.summary``
+gives the few facts the device's history screen shows. A file that is not a
 database is moved aside (``history.bad.sqlite``, never overwritten) and said.
 """
 

@@ -8,6 +8,8 @@ pulled plug leaves the old settings or the new, never half a file.
 Loading never raises: a file that cannot be used is moved aside (``settings.bad.json``,
 then ``settings.bad-2.json``: never overwritten), said in one line, and the layers below
 apply. A folder in the way, or a folder that cannot be read, is only said.
+
+``names.json`` beside it holds the pads' names (``NamesFile``), kept the same way.
 """
 
 from __future__ import annotations
