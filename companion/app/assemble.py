@@ -7,21 +7,18 @@ the app stops, the parts already open are closed again, in reverse order.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from PIL import Image
 
-from ..game.names import NO_HISTORY
 from ..game.settings import DeviceSettings
 from ..hw.buttons import Beeper, HostButtons
 from ..hw.display import Oled
 from ..hw.hub import HubPads
 from ..hw.matrix import PadMatrix
-from ..rules import CompanionError
 from ..storage import Source, StateDir
 from ..storage.history import History
 from ..storage.settings import NamesFile, SettingsFile
@@ -38,6 +35,7 @@ from .sinks import (
     Saver,
     SettingsSaver,
     beeps,
+    remembered,
     stuck_keys,
 )
 
@@ -109,34 +107,20 @@ def assemble(
     oled = Oled(parts.luma, on_error=report)
     display = oled if after_frame is None else _Watched(oled, after_frame)
     flow = with_volume(flow, beeper.has_volume)  # the settings offer a volume if it has one
-    history = History(store.path, report=report) if store is not None else None
-    if store is not None and history is not None:
-        stack.callback(history.close)
-        flow = _remembered(flow, store, history, report)
     app = App(flow, display, words, sinks=[beeps(beeper.beep)], clock=clock, splash=splash)
     app.sinks.append(stuck_keys(report))
-    if store is not None and history is not None:
-        recorder = HistoryRecorder(
-            history, store, report, names=lambda: seat_names(app.flow), told=app.put
-        )
+    if store is not None:
+        history = History(store.path, report=report)
+        stack.callback(history.close)
+        app.flow = remembered(app.flow, store, history, report)  # names, the history screen
+        names = lambda: seat_names(app.flow)  # noqa: E731 (read when a game ends)
+        recorder = HistoryRecorder(history, store, report, names=names, told=app.put)
         app.sinks.append(recorder)  # before the Saver
         app.sinks.append(Saver(store, app.put, report))
         app.sinks.append(NamesSaver(NamesFile(store.path), report))
     for source in (keys.pads, keys.buttons):
         source.start(app.put)
     return Assembled(app, oled, beeper, keys.pads)
-
-
-def _remembered(flow: Flow, store: StateDir, history: History, report: Report) -> Flow:
-    """``flow`` with the pads' names saved in the state folder and what the history
-    screen shows (a history that cannot be read is said, and the screen is empty)."""
-    names = NamesFile(store.path).names(report)
-    try:
-        past = history.summary()
-    except (CompanionError, sqlite3.Error, OSError) as e:
-        report(f"{e}; the history screen stays empty")
-        past = NO_HISTORY
-    return replace(flow, names=names, past=past)
 
 
 def open_keys(stack: ExitStack, parts: Parts, report: Report) -> Keys:

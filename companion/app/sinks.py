@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
-from ..game.names import Names
+from ..game.names import NO_HISTORY, Names
 from ..game.settings import DeviceSettings, changed
 from ..rules import CompanionError
 from ..storage import StateDir, StorageError
 from ..storage.history import History
 from ..storage.settings import NamesFile, SettingsFile
-from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
+from ..table import Beep, Effect, Flow, GameChanged, GameFinished, KeepAside
 from ..table.effects import NamesChanged, SettingsChanged, Stuck
 from ..table.events import STUCK, Event, HistoryKnown, HostKey, SaveFailed
 
@@ -182,6 +183,18 @@ class NamesSaver:
         if self.failing:
             self._report("the names are saved again")
         self.failing = False
+
+
+def remembered(flow: Flow, store: StateDir, history: History, report: Report) -> Flow:
+    """``flow`` with the pads' names saved in the state folder and what the history
+    screen shows (a history that cannot be read is said, and the screen stays empty)."""
+    names = NamesFile(store.path).names(report)
+    try:
+        past = history.summary()
+    except (CompanionError, sqlite3.Error, OSError) as e:
+        report(f"{e}; the history screen stays empty")
+        past = NO_HISTORY
+    return replace(flow, names=names, past=past)
 
 
 class SettingsSaver:

@@ -57,18 +57,18 @@ class SettingsChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class NamesChanged:
+    """A pad's name was set or taken away: save every pad's name (``names``)."""
+
+    names: Names
+
+
+@dataclass(frozen=True, slots=True)
 class Stuck:
     """A key held down for ``events.STUCK`` seconds and ignored until it comes up: say it
     in the log. ``key``: a pad's key, as its source told it, or a host button."""
 
     key: KeyStuck | HostKey
-
-
-@dataclass(frozen=True, slots=True)
-class NamesChanged:
-    """A pad's name was set or taken away: save every pad's name (``names``)."""
-
-    names: Names
 
 
 Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck | NamesChanged

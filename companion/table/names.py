@@ -33,8 +33,10 @@ Page = tuple[str, tuple[Tally, ...] | tuple[PastGame, ...]]  # "wins" or "games"
 
 
 def seat_names(flow: Flow) -> tuple[str | None, ...]:
-    """The name of each seat of the game: its pad's (None where the pad has none)."""
-    return tuple(flow.names[pad] if pad < len(flow.names) else None for pad in flow.pads)
+    """The name of each seat of the game: its pad's (None where the pad has none, and
+    for a seat at no pad)."""
+    names = tuple(flow.names[pad] if pad < len(flow.names) else None for pad in flow.pads)
+    return names + (None,) * (flow.players - len(names))
 
 
 def set_name(flow: Flow, pad: int, name: str | None) -> Step:

@@ -118,12 +118,14 @@ class ScoresView:
     round: int
     players: tuple[PlayerView, ...]
     back: bool = False  # opened from the menu: OK goes back there
+    names: tuple[str | None, ...] = ()  # each seat's name, None: none
 
 
 @dataclass(frozen=True, slots=True)
 class OverView:
     outcome: Outcome
     ended: bool  # ended from the menu before the target
+    names: tuple[str | None, ...] = ()  # each seat's name, None: none
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,15 +231,12 @@ class View:
     board: BoardView | None  # while a game is on the table
     body: Body
     notice: tuple[str, tuple[tuple[str, object], ...]] | None  # catalog key, values
-    names: tuple[str | None, ...] = ()  # the name of each seat of the game, None: none
 
 
 def public_view(flow: Flow, now: float) -> View:
     mode = flow.mode
     notice = (flow.notice.key, flow.notice.values) if flow.notice is not None else None
-    return View(
-        mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice, seat_names(flow)
-    )
+    return View(mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice)
 
 
 def next_change(flow: Flow, now: float) -> float | None:
@@ -334,9 +333,9 @@ def _body(flow: Flow, mode, now: float) -> Body:
         return _resolving(flow, mode)
     if isinstance(mode, Scores):
         players = tuple(PlayerView(p.vp, p.goods, len(p.hand)) for p in game.state.players)
-        return ScoresView(game.state.round, players, mode.back is not None)
+        return ScoresView(game.state.round, players, mode.back is not None, seat_names(flow))
     if isinstance(mode, Over):
-        return OverView(outcome(game.state), game.record.ended)
+        return OverView(outcome(game.state), game.record.ended, seat_names(flow))
     if isinstance(mode, Menu):
         return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
     if isinstance(mode, SettingsList | RatesEditor | DiscardRates):

@@ -301,7 +301,8 @@ def _label(seat: str, name: str | None, room: int) -> str:
 
 
 def _seat_name(view: View, seat: int) -> str | None:
-    return view.names[seat] if seat < len(view.names) else None
+    names = view.body.names  # the scores' and the ranking's
+    return names[seat] if seat < len(names) else None
 
 
 # --- the screens ---------------------------------------------------------------------
