@@ -30,7 +30,7 @@ from .state import (
 )
 
 _NO_MENU = (Resume, Menu, Confirm, SettingsList, RatesEditor, DiscardRates)
-_NO_MENU += (NamesList, NameEditor, HistoryPages)
+_NO_MENU += (NamesList, NameEditor, HistoryPages)  # opened from the menu or the settings
 _SETTINGS_ONLY = (Join, Options, Over)  # no game to go back to: the menu is the settings
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..game.names import LETTERS, MAX, PADS, HistorySummary, Names, PastGame, Tally
+from ..game.names import LETTERS, MAX, PADS, HistorySummary, PastGame, Tally
 from .effects import CLICK, REFUSED, Effect, NamesChanged
 from .events import HostKey, HostPress
 from .menu import back_to
@@ -145,6 +145,3 @@ def history_pages(flow: Flow, event: object, now: float) -> Step:
     if page >= len(pages(flow.past)):
         return flow, (REFUSED,)
     return replace(flow, mode=replace(mode, page=page)), (CLICK,)
-
-
-__all__ = ["WHEEL", "Names", "history_pages", "name_editor", "names_list", "seat_names"]
