@@ -127,10 +127,11 @@ def test_board_and_target_become_the_next_games_setup():
 
 
 def go_to_back(driver: Driver) -> None:
-    """On to the last item and OK on it: ▶ passes *Your board* (OK there opens it)."""
+    """On to the last item and OK on it: ▶ passes the items OK opens (*Your board*...)."""
     body = driver.view.body
     while body.items[body.cursor] != "back":
-        driver.key(HostKey.RIGHT if body.items[body.cursor] == "rates" else HostKey.OK)
+        no_value = body.items[body.cursor] in ("rates", "names", "history")
+        driver.key(HostKey.RIGHT if no_value else HostKey.OK)
         body = driver.view.body
     driver.key(HostKey.RIGHT)  # nothing past the last item
     assert driver.beeps[-1] is Sound.REFUSED

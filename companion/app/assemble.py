@@ -21,13 +21,23 @@ from ..hw.hub import HubPads
 from ..hw.matrix import PadMatrix
 from ..storage import Source, StateDir
 from ..storage.history import History
-from ..storage.settings import SettingsFile
+from ..storage.settings import NamesFile, SettingsFile
 from ..table import Flow, offer_resume
+from ..table.names import seat_names
 from ..table.state import with_volume
 from ..ui.catalog import Catalog, catalog
 from .config import Pins
 from .loop import App
-from .sinks import HistoryRecorder, Report, Saver, SettingsSaver, beeps, stuck_keys
+from .sinks import (
+    HistoryRecorder,
+    NamesSaver,
+    Report,
+    Saver,
+    SettingsSaver,
+    beeps,
+    remembered,
+    stuck_keys,
+)
 
 
 @dataclass(frozen=True)
@@ -102,8 +112,12 @@ def assemble(
     if store is not None:
         history = History(store.path, report=report)
         stack.callback(history.close)
-        app.sinks.append(HistoryRecorder(history, store, report))  # before the Saver
+        app.flow = remembered(app.flow, store, history, report)  # names, the history screen
+        names = lambda: seat_names(app.flow)  # noqa: E731 (read when a game ends)
+        recorder = HistoryRecorder(history, store, report, names=names, told=app.put)
+        app.sinks.append(recorder)  # before the Saver
         app.sinks.append(Saver(store, app.put, report))
+        app.sinks.append(NamesSaver(NamesFile(store.path), report))
     for source in (keys.pads, keys.buttons):
         source.start(app.put)
     return Assembled(app, oled, beeper, keys.pads)

@@ -1,6 +1,7 @@
 """Simulator scripts: one key action per line, checked whole before anything runs.
 
-press P<seat 1-6> <card 1-8> | press OK|LEFT|RIGHT | hold OK | wait <ms> | # comment
+press P<seat 1-6> <card 1-8> | press OK|LEFT|RIGHT | hold OK | wait <ms> |
+name P<pad 1-6> <NAME> | # comment
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..game.names import SeatNameError, check_name
 from ..rules import CompanionError
 from ..table.events import HostKey
 
@@ -26,6 +28,7 @@ class Line:
     card: int = 0
     key: HostKey | None = None
     ms: int = 0
+    name: str = ""  # "name": the pad's name, checked
 
 
 _PATTERNS = [
@@ -33,8 +36,12 @@ _PATTERNS = [
     (re.compile(r"press\s+(OK|LEFT|RIGHT)", re.I), "button"),
     (re.compile(r"hold\s+(OK)", re.I), "hold"),
     (re.compile(r"wait\s+(\d{1,9})", re.I), "wait"),
+    (re.compile(r"name\s+P([1-6])\s+(.+)", re.I), "name"),
 ]
-USAGE = "press P<seat 1-6> <card 1-8> | press OK|LEFT|RIGHT | hold OK | wait <ms> | # comment"
+USAGE = (
+    "press P<seat 1-6> <card 1-8> | press OK|LEFT|RIGHT | hold OK | wait <ms> | "
+    "name P<pad 1-6> <NAME> | # comment"
+)
 
 
 def parse_script(text: str, name: str = "script", first: int = 1) -> list[Line]:
@@ -52,6 +59,9 @@ def parse_script(text: str, name: str = "script", first: int = 1) -> list[Line]:
         action, match = found
         if action == "pad":
             lines.append(Line(number, action, int(match[1]) - 1, int(match[2])))
+        elif action == "name":
+            pad, text = int(match[1]) - 1, _name(match[2], name, number)
+            lines.append(Line(number, action, pad, name=text))
         elif action in ("button", "hold"):
             lines.append(Line(number, action, key=HostKey(match[1].lower())))
         elif int(match[1]) > WAIT_MAX_MS:
@@ -59,3 +69,11 @@ def parse_script(text: str, name: str = "script", first: int = 1) -> list[Line]:
         else:
             lines.append(Line(number, action, ms=int(match[1])))
     return lines
+
+
+def _name(text: str, name: str, number: int) -> str:
+    """A name as the device spells it: in capitals (``anna`` is ANNA), checked."""
+    try:
+        return check_name(text.upper())
+    except SeatNameError as e:
+        raise ScriptError(f"{name}:{number}: {e}") from None

@@ -26,7 +26,7 @@ from ..rules import Board
 from ..storage import StateDir
 from ..storage.settings import SettingsFile
 from ..table import FAST, TABLE, Flow, new_flow, start
-from ..table.events import HostKey
+from ..table.events import HostKey, NameSet
 from ..ui.catalog import catalog, languages
 from .assemble import Parts, apply_settings, assemble, power_on
 from .config import defaults, shipped_pins
@@ -195,6 +195,9 @@ class Simulator:
             self.button(line.key)
         elif line.action == "hold":
             self.button(line.key, hold=True)
+        elif line.action == "name":  # as the web page would set it: no keys to press
+            self.app.put(NameSet(line.seat, line.name))
+            self.settle(0)
         else:
             time.sleep(line.ms / 1000)
             self.settle(0)

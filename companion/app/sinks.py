@@ -1,19 +1,21 @@
-"""Where the table's effects go: the beeper, the saved game and the saved settings in the
-state directory."""
+"""Where the table's effects go: the beeper, the saved game, the history, the saved
+settings and the pads' names in the state directory."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
+from ..game.names import NO_HISTORY, Names
 from ..game.settings import DeviceSettings, changed
 from ..rules import CompanionError
 from ..storage import StateDir, StorageError
 from ..storage.history import History
-from ..storage.settings import SettingsFile
-from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
-from ..table.effects import SettingsChanged, Stuck
-from ..table.events import STUCK, Event, HostKey, SaveFailed
+from ..storage.settings import NamesFile, SettingsFile
+from ..table import Beep, Effect, Flow, GameChanged, GameFinished, KeepAside
+from ..table.effects import NamesChanged, SettingsChanged, Stuck
+from ..table.events import STUCK, Event, HistoryKnown, HostKey, SaveFailed
 
 Report = Callable[[str], None]
 
@@ -101,12 +103,26 @@ class HistoryRecorder:
 
     Every save of the game also tells the history which game is in progress, so one game
     keeps one row: a record holding no rounds starts a new game, unless this recorder has
-    seen a record since the start or the last set-aside (then it is a round undone)."""
+    seen a record since the start or the last set-aside (then it is a round undone).
 
-    def __init__(self, history: History, store: StateDir, report: Report):
+    ``names`` gives the names of the game's seats when a game ends (None: no seat has
+    one); ``told``, if given, receives the history's new summary (``HistoryKnown``)
+    each time a game is written, for the device's history screen."""
+
+    def __init__(
+        self,
+        history: History,
+        store: StateDir,
+        report: Report,
+        *,
+        names: Callable[[], Names] = lambda: (),
+        told: Callable[[Event], None] | None = None,
+    ):
         self.history = history
         self.store = store
         self._report = report
+        self._names = names
+        self._told = told
         self._seen = False
         self.failing = False
 
@@ -119,11 +135,15 @@ class HistoryRecorder:
             elif isinstance(effect, GameFinished):
                 fresh = not self._seen and not effect.record.rounds
                 game_id = self.history.game_id(effect.record, fresh=fresh)
-                self.history.put(effect.record, game_id=game_id)
+                names = self._names()
+                names = tuple(names) if any(names) else None
+                self.history.put(effect.record, game_id=game_id, names=names)
                 self._seen = True
+                self._tell()
             elif isinstance(effect, KeepAside):
                 self._seen = False
                 self._abandon()
+                self._tell()
         except (CompanionError, sqlite3.Error, OSError) as e:
             if not self.failing:
                 self._report(f"{e}; the game goes on without its history")
@@ -131,10 +151,50 @@ class HistoryRecorder:
             return
         self.failing = False
 
+    def _tell(self) -> None:
+        if self._told is not None:
+            self._told(HistoryKnown(self.history.summary()))
+
     def _abandon(self) -> None:
         record = self.store.load().record
         if record is not None and not record.ended and not record.replay().finished:
             self.history.put(record, game_id=self.history.game_id(record))
+
+
+class NamesSaver:
+    """Saves the pads' names in ``names.json`` whenever one is set on the device. A
+    failed save is told once; the names still apply until the device is switched off."""
+
+    def __init__(self, file: NamesFile, report: Report):
+        self.file = file
+        self._report = report
+        self.failing = False
+
+    def __call__(self, effect: Effect) -> None:
+        if not isinstance(effect, NamesChanged):
+            return
+        try:
+            self.file.save_names(effect.names)
+        except StorageError as e:
+            if not self.failing:
+                self._report(f"{e}; the names apply until the device is switched off")
+            self.failing = True
+            return
+        if self.failing:
+            self._report("the names are saved again")
+        self.failing = False
+
+
+def remembered(flow: Flow, store: StateDir, history: History, report: Report) -> Flow:
+    """``flow`` with the pads' names saved in the state folder and what the history
+    screen shows (a history that cannot be read is said, and the screen stays empty)."""
+    names = NamesFile(store.path).names(report)
+    try:
+        past = history.summary()
+    except (CompanionError, sqlite3.Error, OSError) as e:
+        report(f"{e}; the history screen stays empty")
+        past = NO_HISTORY
+    return replace(flow, names=names, past=past)
 
 
 class SettingsSaver:

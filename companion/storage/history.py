@@ -9,7 +9,8 @@ progress is kept in the ``current`` table with its last record, so a game resume
 a restart keeps its id (see ``History.game_id``).
 
 The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS`` are applied in
-order. A database newer than this code is refused, never altered. A file that is not a
+order. A database newer than this code is refused, never altered. ``History.summary``
+gives the few facts the device's history screen shows. A file that is not a
 database is moved aside (``history.bad.sqlite``, never overwritten) and said.
 """
 
@@ -25,10 +26,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..game.boards import board_spec
+from ..game.names import HistorySummary, PastGame, Tally
 from ..game.record import GameRecord, state_to_dict
 from .errors import StorageError, one_line
 
 HISTORY_FILE = "history.sqlite"
+LAST = 12  # games the device's history screen lists: four pages
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the games
@@ -296,6 +299,47 @@ class History:
                 json.loads(board),
                 GameRecord.from_json(record),
             )
+
+    def summary(self, last: int = LAST) -> HistorySummary:
+        """What the device's history screen shows: the ``last`` games, the wins per name
+        (an unnamed seat by its number) and the names of recent games, newest first."""
+        games = list(self.games())
+        return HistorySummary(tuple(_past(g) for g in games[:last]), _tally(games), _recent(games))
+
+
+def _past(game: Game) -> PastGame:
+    when = datetime.fromisoformat(game.date)
+    if game.result is None or not game.winners:
+        return PastGame(when.day, when.month, None, None, None)
+    seat = game.winners[0]
+    name = _name(game, seat)
+    vp, shared = game.result["vp"][seat], len(game.winners) > 1
+    return PastGame(when.day, when.month, name, seat, vp, shared)
+
+
+def _name(game: Game, seat: int) -> str | None:
+    return game.names[seat] if game.names is not None and seat < len(game.names) else None
+
+
+def _tally(games: list[Game]) -> tuple[Tally, ...]:
+    """Wins and games per name, over the games with a result; most wins first."""
+    counts: dict[tuple[str | None, int], list[int]] = {}
+    for game in games:
+        if game.result is None:
+            continue
+        for seat in range(game.record.players):
+            name = _name(game, seat)
+            count = counts.setdefault((name, 0 if name else seat), [0, 0])
+            count[0] += seat in game.winners
+            count[1] += 1
+    tally = [Tally(name, seat, wins, n) for (name, seat), (wins, n) in counts.items()]
+    return tuple(sorted(tally, key=lambda t: (-t.wins, t.games, t.name or "", t.seat)))
+
+
+def _recent(games: list[Game]) -> tuple[str, ...]:
+    """Each name once, from the newest game on."""
+    names = (_name(g, s) for g in games for s in range(g.record.players))
+    return tuple(dict.fromkeys(n for n in names if n))
 
 
 def _corrupt(e: sqlite3.DatabaseError) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..game.names import Names
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings
 from .events import HostKey, KeyStuck
@@ -56,6 +57,13 @@ class SettingsChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class NamesChanged:
+    """A pad's name was set or taken away: save every pad's name (``names``)."""
+
+    names: Names
+
+
+@dataclass(frozen=True, slots=True)
 class Stuck:
     """A key held down for ``events.STUCK`` seconds and ignored until it comes up: say it
     in the log. ``key``: a pad's key, as its source told it, or a host button."""
@@ -63,4 +71,4 @@ class Stuck:
     key: KeyStuck | HostKey
 
 
-Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck
+Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck | NamesChanged

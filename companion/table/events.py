@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..game.names import HistorySummary
+
 
 class HostKey(enum.Enum):
     """The three host buttons."""
@@ -70,6 +72,23 @@ class SaveFailed:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class NameSet:
+    """A pad's name set from outside the host buttons (a simulator script): checked by
+    whoever sends it (``game.names.check_name``); None takes the name away."""
+
+    pad: int  # 0-based
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryKnown:
+    """What the history screen shows, read by the app at power-on and after each game
+    it writes (the table does not read files)."""
+
+    summary: HistorySummary
+
+
 STUCK = 10.0  # seconds a key may be held before it counts as stuck (a short, a book on it)
 
 
@@ -92,7 +111,19 @@ class HubMismatch:
     ours: int
 
 
-Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed | KeyStuck | HubMismatch
+Event = (
+    PadDown
+    | PadUp
+    | HostDown
+    | HostUp
+    | HostPress
+    | Tick
+    | SaveFailed
+    | KeyStuck
+    | HubMismatch
+    | NameSet
+    | HistoryKnown
+)
 Put = Callable[[Event], None]
 
 

@@ -11,17 +11,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import menu as _menu
+from . import names as _names
 from . import round as _round
 from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect, Stuck
 from .events import (
+    HistoryKnown,
     HostDown,
     HostKey,
     HostPress,
     HostUp,
     HubMismatch,
     KeyStuck,
+    NameSet,
     PadDown,
     SaveFailed,
     Tick,
@@ -32,8 +35,11 @@ from .state import (
     Confirm,
     DiscardRates,
     Flow,
+    HistoryPages,
     Join,
     Menu,
+    NameEditor,
+    NamesList,
     Options,
     Over,
     Phase,
@@ -72,6 +78,10 @@ def step(flow: Flow, event: object, now: float) -> Step:
         return told, (Stuck(event),)
     if isinstance(event, HubMismatch):
         return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
+    if isinstance(event, NameSet):
+        return _names.set_name(flow, event.pad, event.name)
+    if isinstance(event, HistoryKnown):
+        return _names.know_history(flow, event.summary), ()
     if isinstance(event, PadDown | HostPress):
         return _act(flow, event, now)
     return flow, ()  # a key coming up on a pad means nothing
@@ -158,4 +168,7 @@ _HANDLERS = {
     SettingsList: _settings.settings,
     RatesEditor: _settings.rates,
     DiscardRates: _settings.discard,
+    NamesList: _names.names_list,
+    NameEditor: _names.name_editor,
+    HistoryPages: _names.history_pages,
 }

@@ -15,8 +15,11 @@ from .state import (
     DiscardRates,
     Flow,
     Game,
+    HistoryPages,
     Join,
     Menu,
+    NameEditor,
+    NamesList,
     Options,
     Over,
     Phase,
@@ -27,6 +30,7 @@ from .state import (
 )
 
 _NO_MENU = (Resume, Menu, Confirm, SettingsList, RatesEditor, DiscardRates)
+_NO_MENU += (NamesList, NameEditor, HistoryPages)  # opened from the menu or the settings
 _SETTINGS_ONLY = (Join, Options, Over)  # no game to go back to: the menu is the settings
 
 
@@ -61,6 +65,8 @@ def menu(flow: Flow, event: object, now: float):
         return replace(flow, mode=Confirm("end", mode)), (CLICK,)
     if item == "settings":
         return replace(flow, mode=SettingsList(mode)), (CLICK,)
+    if item == "history":
+        return replace(flow, mode=HistoryPages(mode)), (CLICK,)
     return back_to(flow, mode.back, now), (CLICK,)
 
 

@@ -26,6 +26,8 @@ from .menu import back_to
 from .state import (
     DiscardRates,
     Flow,
+    HistoryPages,
+    NamesList,
     RatesEditor,
     SettingsList,
     choose_board,
@@ -33,6 +35,7 @@ from .state import (
 )
 
 SPACES = 16
+_NAMES = ("names", "history")  # no value: OK opens them (``names.py``)
 # Targets a person reaches in a few presses: fives to 100, tens to 200, fifties to 950.
 TARGETS = (*range(5, 101, 5), *range(110, 201, 10), *range(250, 951, 50))
 
@@ -42,7 +45,7 @@ Step = tuple[Flow, tuple[Effect, ...]]
 def items(flow: Flow) -> tuple[str, ...]:
     """The items on offer: volume only where the buzzer can play softer or louder."""
     volume = ("volume",) if flow.settings.volume else ()
-    return ("language", "board", "target", "sound", *volume, "contrast", "rates", "back")
+    return ("language", "board", "target", "sound", *volume, "contrast", "rates", *_NAMES, "back")
 
 
 def values(flow: Flow, item: str) -> tuple[tuple, int]:
@@ -59,7 +62,7 @@ def values(flow: Flow, item: str) -> tuple[tuple, int]:
     elif item in ("volume", "contrast"):
         offered = tuple(range(1, 11))
     else:
-        return (), -1  # rates, back: nothing to change, OK acts
+        return (), -1  # rates, names, history, back: nothing to change, OK acts
     return offered, offered.index(getattr(prefs, item))
 
 
@@ -73,6 +76,10 @@ def settings(flow: Flow, event: object, now: float) -> Step:
             return leave(flow, now), (CLICK,)
         if item == "rates":
             return replace(flow, mode=_editor(flow, mode)), (CLICK,)
+        if item == "names":
+            return replace(flow, mode=NamesList(mode)), (CLICK,)
+        if item == "history":
+            return replace(flow, mode=HistoryPages(mode)), (CLICK,)
         return replace(flow, mode=replace(mode, cursor=mode.cursor + 1)), (CLICK,)
     offered, current = values(flow, item)
     index = current + (1 if event.key is HostKey.RIGHT else -1)

@@ -15,6 +15,7 @@ from .state import (
     Flow,
     Game,
     Join,
+    NamesList,
     Options,
     Over,
     Resume,
@@ -67,11 +68,14 @@ def resume(flow: Flow, event: object, now: float):
 
 
 def join(flow: Flow, event: object, now: float):
-    """A pad key seats its pad (again: nothing changes, but the click says it is in)."""
+    """A pad key seats its pad (again: nothing changes, but the click says it is in);
+    ▶ opens the pads' names (``names.py``)."""
     if isinstance(event, PadDown):
         if event.seat in flow.pads:
             return flow, (CLICK,)
         return replace(flow, pads=tuple(sorted((*flow.pads, event.seat)))), (CLICK,)
+    if isinstance(event, HostPress) and event.key is HostKey.RIGHT:
+        return replace(flow, mode=NamesList(flow.mode)), (CLICK,)
     if isinstance(event, HostPress) and event.key is HostKey.OK:
         if len(flow.pads) >= 2:
             return replace(flow, mode=Options()), (CLICK,)

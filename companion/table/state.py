@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
+from ..game.names import NO_HISTORY, NO_NAMES, HistorySummary, Names
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings, board_of, board_values
 from ..rules import Board, GameState, Rate, RoundResult, TradeChoice, play_round
@@ -20,7 +21,7 @@ from .timing import TABLE, Timing
 DEFAULT_PREFS = DeviceSettings()
 PADS = 6  # pads on the matrix: one per seat, at most six seats
 HOLD = 1.0  # seconds OK is held to open the menu
-MENU_ITEMS = ("back", "scores", "undo", "end", "settings")
+MENU_ITEMS = ("back", "scores", "undo", "end", "settings", "history")
 OPTION_ITEMS = ("board", "target", "start")
 
 
@@ -41,6 +42,9 @@ class Phase(enum.Enum):
     SETTINGS = "settings"  # the device's settings, one item at a time
     RATES = "rates"  # your own board's trader rates, one space at a time
     DISCARD = "discard"  # "Discard changes?" on leaving the rates unsaved
+    NAMES = "names"  # the pads' names, one line a pad
+    NAME = "name"  # one pad's name: a recent one, or spelled on the letter wheel
+    HISTORY = "history"  # the last games and wins per name, a page at a time
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +202,38 @@ class DiscardRates:
     phase: ClassVar[Phase] = Phase.DISCARD
 
 
+@dataclass(frozen=True, slots=True)
+class NamesList:
+    """The pads' names (``names.py``); leaving goes back to ``back`` (the settings, or
+    the seats joining)."""
+
+    back: SettingsList | Join
+    cursor: int = 0  # the pad
+    phase: ClassVar[Phase] = Phase.NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class NameEditor:
+    """One pad's name: first a choice of recent names, a new one or none; a new one is
+    spelled a letter at a time (``spelled``, the wheel on ``letter``)."""
+
+    back: NamesList
+    choices: tuple[str, ...]  # the recent names offered, then NEW and NONE
+    choice: int = 0
+    spelled: str | None = None  # None: choosing; else the letters so far
+    letter: int = 0  # index into the wheel
+    phase: ClassVar[Phase] = Phase.NAME
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPages:
+    """The history, a page at a time; leaving goes back to ``back`` (a menu, the settings)."""
+
+    back: Mode
+    page: int = 0
+    phase: ClassVar[Phase] = Phase.HISTORY
+
+
 Mode = (
     Resume
     | Join
@@ -211,6 +247,9 @@ Mode = (
     | SettingsList
     | RatesEditor
     | DiscardRates
+    | NamesList
+    | NameEditor
+    | HistoryPages
 )
 
 
@@ -227,6 +266,8 @@ class Flow:
     notice: Notice | None = None
     keys: Keys = NO_KEYS
     prefs: DeviceSettings = DEFAULT_PREFS  # the device's settings, every layer applied
+    names: Names = NO_NAMES  # each pad's name, set on the device
+    past: HistorySummary = NO_HISTORY  # what the history screen shows (the app's)
 
     @property
     def phase(self) -> Phase:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..game.names import PastGame, Tally
 from ..game.settings import board_of
 from ..rules import Outcome, Rate, Rows, Share, Step, Trade, outcome, supply
 from .menu import can_undo
+from .names import WHEEL, pages, seat_names
 from .settings import items as settings_items
 from .settings import space_values
 from .settings import values as settings_values
@@ -23,8 +25,11 @@ from .state import (
     Confirm,
     DiscardRates,
     Flow,
+    HistoryPages,
     Join,
     Menu,
+    NameEditor,
+    NamesList,
     Options,
     Over,
     Phase,
@@ -57,6 +62,7 @@ class ResumeView:
 @dataclass(frozen=True, slots=True)
 class JoinView:
     joined: tuple[bool, ...]  # one per pad
+    names: tuple[str | None, ...] = ()  # one per pad, None: no name
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +118,14 @@ class ScoresView:
     round: int
     players: tuple[PlayerView, ...]
     back: bool = False  # opened from the menu: OK goes back there
+    names: tuple[str | None, ...] = ()  # each seat's name, None: none
 
 
 @dataclass(frozen=True, slots=True)
 class OverView:
     outcome: Outcome
     ended: bool  # ended from the menu before the target
+    names: tuple[str | None, ...] = ()  # each seat's name, None: none
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +174,36 @@ class DiscardView:
     """ "Discard changes?" on leaving the rates editor."""
 
 
+@dataclass(frozen=True, slots=True)
+class NamesView:
+    """The pads' names, one line a pad."""
+
+    names: tuple[str | None, ...]
+    cursor: int
+
+
+@dataclass(frozen=True, slots=True)
+class NameView:
+    """One pad's name being set: the choices (recent names, ``NEW``, ``NONE``), or the
+    letters spelled so far and the wheel's letter (a letter, ``DEL`` or ``END``)."""
+
+    pad: int
+    choices: tuple[str, ...]
+    choice: int
+    spelled: str | None
+    letter: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView:
+    """A page of the history: wins per name, or last games."""
+
+    kind: str  # "wins" or "games"
+    lines: tuple[Tally, ...] | tuple[PastGame, ...]
+    page: int
+    pages: int
+
+
 Body = (
     ResumeView
     | JoinView
@@ -181,6 +219,9 @@ Body = (
     | SettingsView
     | RatesView
     | DiscardView
+    | NamesView
+    | NameView
+    | HistoryView
 )
 
 
@@ -230,6 +271,8 @@ def _rows(flow: Flow, mode, now: float) -> tuple[Rows, tuple[str, int] | None] |
         return _rows(flow, mode.back, now)
     if isinstance(mode, Resume | Join | Options | SettingsList | RatesEditor | DiscardRates):
         return None
+    if isinstance(mode, NamesList | NameEditor | HistoryPages):
+        return None
     if flow.game is None:
         return None
     state = flow.game.state
@@ -276,7 +319,7 @@ def _body(flow: Flow, mode, now: float) -> Body:
     if isinstance(mode, Resume):
         return ResumeView(mode.saved.players, len(mode.saved.rounds), mode.backup)
     if isinstance(mode, Join):
-        return JoinView(tuple(pad in flow.pads for pad in range(PADS)))
+        return JoinView(tuple(pad in flow.pads for pad in range(PADS)), flow.names[:PADS])
     if isinstance(mode, Options):
         board = flow.board
         values, index = option_values(flow, OPTION_ITEMS[mode.cursor])
@@ -290,13 +333,15 @@ def _body(flow: Flow, mode, now: float) -> Body:
         return _resolving(flow, mode)
     if isinstance(mode, Scores):
         players = tuple(PlayerView(p.vp, p.goods, len(p.hand)) for p in game.state.players)
-        return ScoresView(game.state.round, players, mode.back is not None)
+        return ScoresView(game.state.round, players, mode.back is not None, seat_names(flow))
     if isinstance(mode, Over):
-        return OverView(outcome(game.state), game.record.ended)
+        return OverView(outcome(game.state), game.record.ended, seat_names(flow))
     if isinstance(mode, Menu):
         return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
     if isinstance(mode, SettingsList | RatesEditor | DiscardRates):
         return _settings(flow, mode)
+    if isinstance(mode, NamesList | NameEditor | HistoryPages):
+        return _names(flow, mode)
     return ConfirmView(mode.action, len(game.record.rounds), game.record.ended)
 
 
@@ -335,3 +380,14 @@ def _settings(flow: Flow, mode) -> SettingsView | RatesView | DiscardView:
     return SettingsView(
         shown, mode.cursor, p.language, board.name, board.verified, p.target, *sound, *ends
     )
+
+
+def _names(flow: Flow, mode) -> NamesView | NameView | HistoryView:
+    if isinstance(mode, NamesList):
+        return NamesView(flow.names, mode.cursor)
+    if isinstance(mode, NameEditor):
+        letter = WHEEL[mode.letter]
+        return NameView(mode.back.cursor, mode.choices, mode.choice, mode.spelled, letter)
+    shown = pages(flow.past)
+    kind, lines = shown[mode.page]
+    return HistoryView(kind, lines, mode.page, len(shown))

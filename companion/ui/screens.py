@@ -284,6 +284,27 @@ def _centred_in(text: str, x0: int, w: int, y: int, fill: int) -> Text:
     return Text(text, name, x0 + (w - width(text, font(name))) // 2, y, fill)
 
 
+def _named_labels(view: View, w: Catalog, seats: int) -> list[str]:
+    """Each seat's name, or its label P1.. where it has none."""
+    return [_seat_name(view, s) or w.seat(s) for s in range(seats)]
+
+
+def _label_width(labels: list[str]) -> int:
+    """The widest label in the body font; at least a seat label's (P1)."""
+    return max(12, *(width(label, font("body")) for label in labels))
+
+
+def _label(seat: str, name: str | None, room: int) -> str:
+    """A pad's name where it fits ``room`` pixels (in the small font at least), else its
+    label P1.."""
+    return name if name and width(name, font("small")) <= room else seat
+
+
+def _seat_name(view: View, seat: int) -> str | None:
+    names = view.body.names  # the scores' and the ranking's
+    return names[seat] if seat < len(names) else None
+
+
 # --- the screens ---------------------------------------------------------------------
 
 
@@ -300,8 +321,10 @@ def _resume(view: View, w: Catalog, width_: int) -> Built:
 
 def _join(view: View, w: Catalog, width_: int) -> Built:
     body: JoinView = view.body
-    labels = [w.seat(pad) for pad in range(len(body.joined))]
     seated = [1 if j else 0 for j in body.joined]
+    room = min(width_ // max(len(body.joined), 1) - 4, 36) - 2  # a mark's inside
+    labels = [_label(w.seat(pad), name, room) for pad, name in enumerate(body.names)]
+    labels += [w.seat(pad) for pad in range(len(labels), len(body.joined))]
     say = w.t("screen.join_hint")
     items = [_title(w.t("screen.join"), width_), _text(say, _fitting(say, width_), 0, 14)]
     right = w.t("screen.seated", n=sum(body.joined))
@@ -433,9 +456,13 @@ def _scores(view: View, w: Catalog, width_: int) -> Built:
     columns = 1 if n <= 3 else 2
     col_w = width_ // columns
     digits = max(2, *(len(str(p.vp)) for p in body.players))
-    vp_r = 12 + 1 + 8 * digits  # the last column of each value, from the column's left
-    goods_r = vp_r + 3 + 16
     hand_r = col_w - 4  # at the column's edge: apart from the goods, not read as one number
+    labels = _named_labels(view, w, len(body.players))
+    vp_r = _label_width(labels) + 1 + 8 * digits  # each value's last column, from the left
+    if hand_r - font("body").advance < vp_r + 19 + 4:  # the names leave no room: P1..
+        labels = [w.seat(s) for s in range(len(body.players))]
+        vp_r = 12 + 1 + 8 * digits
+    goods_r = vp_r + 3 + 16
     hand = "body" if hand_r - font("body").advance >= goods_r + 4 else "small"
     items: list[Item] = []
     if columns == 2:
@@ -452,7 +479,7 @@ def _scores(view: View, w: Catalog, width_: int) -> Built:
         c = s % columns if columns == 2 else 0
         x, y = c * col_w, 9 + (s // columns) * pitch
         items += [
-            _text(w.seat(s), "body", x, y),
+            _text(labels[s], "body", x, y),
             _right(str(p.vp), "large", x + vp_r, y - 3),
             _right(str(p.goods), "large", x + goods_r, y - 3),
             _right(str(p.cards), hand, x + hand_r, y + (0 if hand == "body" else 2)),
@@ -465,19 +492,27 @@ def _over(view: View, w: Catalog, width_: int) -> Built:
     body: OverView = view.body
     end = body.outcome
     if len(end.winners) == 1:
-        title = w.t("screen.winner", seat=w.seat(end.winners[0]))
+        seat = end.winners[0]
+        title = w.t("screen.winner", seat=w.seat(seat))
+        named = w.t("screen.winner", seat=_seat_name(view, seat) or w.seat(seat))
+        title = named if width(named, font("small")) <= width_ else title
     else:
         title = w.t("screen.shared")
     places = [(place, s) for place, seats in end.places for s in seats]
     columns = 1 if len(places) <= 3 else 2
     col_w = width_ // columns
     items: list[Item] = [_title(title, width_)]
-    vp_r = 4 * font("body").advance + 1 + 8 * max(2, *(len(str(v)) for v in end.vp))
+    labels = _named_labels(view, w, len(end.vp))
+    digits = 8 * max(2, *(len(str(v)) for v in end.vp))
+    vp_r = max(4 * font("body").advance, 2 * 6 + _label_width(labels)) + 1 + digits
+    if vp_r + 3 + ICON > col_w:  # the names leave no room for the VP: P1..
+        labels = [w.seat(s) for s in range(len(end.vp))]
+        vp_r = 4 * font("body").advance + 1 + digits
     for i, (place, s) in enumerate(places):
         x, y = (i % columns) * col_w, LIST_TOP + 1 + (i // columns) * 13
         if columns == 1:
             x, y = 0, LIST_TOP + 1 + i * 13
-        label = f"{place}.{w.seat(s)}"
+        label = f"{place}.{labels[s]}"
         items += [_text(label, "body", x, y), _right(str(end.vp[s]), "large", x + vp_r, y - 3)]
         items.append(Icon("vp", x + vp_r + 3, y + 3))
     return items, "hint.over", None

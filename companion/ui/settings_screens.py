@@ -1,6 +1,7 @@
 """The settings screens: the list of the device's settings, your board's rates editor,
-and "Discard changes?". Each is a title, its lines (the cursor's inverted, a window of
-them that keeps the cursor in sight) and a hint of what ◀ OK ▶ do there.
+"Discard changes?", the pads' names and the history. Each is a title, its lines (the
+cursor's inverted, a window of them that keeps the cursor in sight) and a hint of what
+◀ OK ▶ do there.
 
 A builder gives a ``Page``, the words only: ``screens`` (which imports this module, so
 this one does not import it back) lays it out as it lays out the menu.
@@ -10,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..game.names import PastGame
 from ..rules import Rate
-from ..table.view import DiscardView, RatesView, SettingsView
+from ..table.names import DEL, END, NEW, NONE
+from ..table.view import DiscardView, HistoryView, NamesView, NameView, RatesView, SettingsView
 from .catalog import Catalog, language_names
 
 
@@ -26,8 +29,10 @@ class Page:
 def settings_page(body: SettingsView, w: Catalog) -> Page:
     lines = tuple(w.t(f"screen.setting.{i}", value=_value(body, i, w)) for i in body.items)
     item = body.items[body.cursor]
-    if item in ("rates", "back"):
-        hint = f"hint.settings_{item}"
+    if item in ("rates", "names", "history"):  # no value: OK opens them
+        hint = "hint.settings_rates"
+    elif item == "back":
+        hint = "hint.settings_back"
     else:  # as the options: ◀ on an item's first value goes back
         hint = "hint.setting_first" if body.first else "hint.setting"
     return Page(w.t("screen.settings"), lines, body.cursor, hint)
@@ -48,7 +53,55 @@ def discard_page(body: DiscardView, w: Catalog) -> Page:
     )
 
 
-BUILDERS = {SettingsView: settings_page, RatesView: rates_page, DiscardView: discard_page}
+def names_page(body: NamesView, w: Catalog) -> Page:
+    lines = tuple(
+        w.t("screen.names_line", seat=w.seat(pad), name=name or w.t("screen.name_none"))
+        for pad, name in enumerate(body.names)
+    )
+    return Page(w.t("screen.names"), lines, body.cursor, "hint.names")
+
+
+def name_page(body: NameView, w: Catalog) -> Page:
+    """The choices (recent names first), or the letters spelled and the wheel's letter."""
+    title = w.t("screen.name_for", seat=w.seat(body.pad))
+    if body.spelled is None:
+        words = {NEW: w.t("screen.name_new"), NONE: w.t("screen.name_none")}
+        lines = tuple(words.get(choice, choice) for choice in body.choices)
+        return Page(title, lines, body.choice, "hint.name_choose")
+    keys = {" ": "screen.name_space", DEL: "screen.name_del", END: "screen.name_end"}
+    letter = w.t(keys[body.letter]) if body.letter in keys else body.letter
+    lines = (f"{body.spelled}_", w.t("screen.name_letter", letter=letter))
+    return Page(title, lines, 1, "hint.name_spell")
+
+
+def history_page(body: HistoryView, w: Catalog) -> Page:
+    """Wins per name, or the last games: a line each, the page's number in the title."""
+    title = w.t(f"screen.history_{body.kind}", page=body.page + 1, pages=body.pages)
+    if body.kind == "wins":
+        lines = tuple(
+            w.t("screen.history_win", who=t.name or w.seat(t.seat), wins=t.wins, games=t.games)
+            for t in body.lines
+        )
+        return Page(title, lines or (w.t("screen.history_empty"),), None, "hint.history")
+    return Page(title, tuple(_past(game, w) for game in body.lines), None, "hint.history")
+
+
+def _past(game: PastGame, w: Catalog) -> str:
+    when = {"day": game.day, "month": game.month}
+    if game.seat is None:
+        return w.t("screen.history_abandoned", **when)
+    who = w.t("screen.history_shared") if game.shared else game.winner or w.seat(game.seat)
+    return w.t("screen.history_game", who=who, vp=game.vp, **when)
+
+
+BUILDERS = {
+    SettingsView: settings_page,
+    RatesView: rates_page,
+    DiscardView: discard_page,
+    NamesView: names_page,
+    NameView: name_page,
+    HistoryView: history_page,
+}
 
 
 def _value(body: SettingsView, item: str, w: Catalog) -> object:

@@ -1,0 +1,84 @@
+"""Seat names: a short name per pad, set on the device and kept in the state folder.
+
+A name is what a person spells on the letter wheel: up to ``MAX`` of ``LETTERS`` (the
+capitals, the accented ones Dutch and French names need, and a space), never only
+spaces. The table, the state folder and the simulator's scripts all check it here.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..rules import RecordError
+from ..rules.errors import shown
+
+MAX = 8  # letters: a name fits a seat's place on the 128-pixel screen in the body font
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÀÂÇÉÈÊËÏÎÖÔÜÛÙ "
+PADS = 6  # a name per pad, at most six pads
+
+Names = tuple[str | None, ...]  # one per pad, None where the pad has no name
+NO_NAMES: Names = (None,) * PADS
+
+
+class SeatNameError(RecordError):
+    """A name that cannot be used; the message says which letter or why."""
+
+
+def check_name(name: object) -> str:
+    """``name`` if it is one (else SeatNameError naming the fault)."""
+    if not isinstance(name, str):
+        raise SeatNameError(f"a name is text, got {shown(name)}")
+    if not name.strip():
+        raise SeatNameError("a name has at least one letter")
+    if len(name) > MAX:
+        raise SeatNameError(f"a name has at most {MAX} letters, got {len(name)}: {shown(name)}")
+    bad = next((ch for ch in name if ch not in LETTERS), None)
+    if bad is not None:
+        raise SeatNameError(f"{bad!r} is not a letter a name may have ({LETTERS.strip()}, space)")
+    if name != name.strip():
+        raise SeatNameError(f"a name neither begins nor ends with a space: {shown(name)}")
+    return name
+
+
+def check_names(names: object) -> Names:
+    """A list of a name or null per pad (``PADS`` of them) as the table holds it."""
+    if not isinstance(names, list | tuple) or len(names) != PADS:
+        raise SeatNameError(f"names are a list of {PADS} names or nulls, got {shown(names)}")
+    return tuple(None if n is None else check_name(n) for n in names)
+
+
+# --- what the device shows of the history ---------------------------------------------
+
+
+class PastGame(NamedTuple):
+    """A game of the history as the device lists it: when it ended (UTC), its winner
+    (the first one, by name or else by seat) and the winner's VP; None for a game
+    abandoned before it had a ranking."""
+
+    day: int
+    month: int
+    winner: str | None  # the winning seat's name, if it had one
+    seat: int | None  # the winning seat (0-based), None: no result
+    vp: int | None
+    shared: bool = False  # more than one winner
+
+
+class Tally(NamedTuple):
+    """Wins per name: ``name`` None counts an unnamed seat by its seat number."""
+
+    name: str | None
+    seat: int
+    wins: int
+    games: int
+
+
+class HistorySummary(NamedTuple):
+    """The few facts of the history the device shows: the last games (newest first),
+    wins per name (most first) and the names of recent games (newest first)."""
+
+    games: tuple[PastGame, ...] = ()
+    tally: tuple[Tally, ...] = ()
+    recent: tuple[str, ...] = ()
+
+
+NO_HISTORY = HistorySummary()
