@@ -92,7 +92,36 @@ class HubMismatch:
     ours: int
 
 
-Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed | KeyStuck | HubMismatch
+@dataclass(frozen=True, slots=True)
+class ShowCode:
+    """The phone page asks to pair: the table shows ``code`` for ``seconds`` (a notice),
+    so only someone at the table can type it into the page."""
+
+    code: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    """Settings changed on the phone page, already checked there (``DeviceSettings``'
+    types): the table applies them as if they were made on the device."""
+
+    values: tuple[tuple[str, object], ...]
+
+
+Event = (
+    PadDown
+    | PadUp
+    | HostDown
+    | HostUp
+    | HostPress
+    | Tick
+    | SaveFailed
+    | KeyStuck
+    | HubMismatch
+    | ShowCode
+    | ChangeSettings
+)
 Put = Callable[[Event], None]
 
 

@@ -16,6 +16,7 @@ from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect, Stuck
 from .events import (
+    ChangeSettings,
     HostDown,
     HostKey,
     HostPress,
@@ -24,6 +25,7 @@ from .events import (
     KeyStuck,
     PadDown,
     SaveFailed,
+    ShowCode,
     Tick,
 )
 from .gestures import edge, elapsed, stuck
@@ -34,6 +36,7 @@ from .state import (
     Flow,
     Join,
     Menu,
+    Notice,
     Options,
     Over,
     Phase,
@@ -74,6 +77,11 @@ def step(flow: Flow, event: object, now: float) -> Step:
         return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
     if isinstance(event, PadDown | HostPress):
         return _act(flow, event, now)
+    if isinstance(event, ShowCode):  # the phone page's pairing code, for a minute
+        code = Notice("notice.pair_code", (("code", event.code),), now + event.seconds)
+        return replace(flow, notice=code), ()
+    if isinstance(event, ChangeSettings):
+        return _settings.remote(flow, dict(event.values))
     return flow, ()  # a key coming up on a pad means nothing
 
 
