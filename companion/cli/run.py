@@ -14,6 +14,7 @@ from ..app.effective import effective
 from ..app.loop import STOP
 from ..app.notify import Notifier
 from ..rules import CompanionError
+from ..web.serve import serve_table
 
 EXIT_BAD_INPUT = 2
 EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
@@ -45,6 +46,14 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
                 "on a machine without it, try: companion simulate --players 3\n"
             )
             return EXIT_BAD_INPUT
+        web = found.config.web
+        if web.enabled:
+            try:  # the page for phones: a port in use is said, and the table plays on
+                server = serve_table(table.app, web.address, web.port, found.config.state_dir)
+                stack.callback(server.close)
+                report(f"the page for phones is at {server.url}")
+            except OSError as e:
+                report(f"[web] {web.address}:{web.port}: {e.strerror or e}; no page for phones")
         signal.signal(signal.SIGTERM, lambda *_: table.app.put(STOP))
         table.app.notify = Notifier.from_environ()
         try:
