@@ -192,7 +192,8 @@ def ip_address(value: object) -> str:
     try:
         return str(ipaddress.ip_address(value))
     except ValueError:
-        raise _Wrong("not an IP address (0.0.0.0: every interface, 127.0.0.1: this Pi only)") from None
+        why = "not an IP address (0.0.0.0: every interface, 127.0.0.1: this Pi only)"
+        raise _Wrong(why) from None
 
 
 def path(value: object) -> Path:
