@@ -32,6 +32,7 @@ def view_data(view: View, words: Catalog) -> dict:
     if isinstance(body, ChoosingView):  # seconds left are a clock value: only whether
         counting = body.countdown is not None
         body = replace(body, countdown=None)
+        view = replace(view, body=body)  # the OLED's lines without the number too
     else:
         counting = False
     shown = screen(view, words, WIDE)
