@@ -17,6 +17,7 @@ from dataclasses import replace
 from ..table import View
 from ..table.view import ChoosingView
 from ..ui.catalog import Catalog
+from ..ui.font import font
 from ..ui.screens import Text, screen
 
 PAIR_NOTICE = "notice.pair_code"  # the notice that carries the pairing code
@@ -41,7 +42,7 @@ def view_data(view: View, words: Catalog) -> dict:
         "board": None if view.board is None else plain(view.board),
         "body": plain(body),
         "counting": counting,
-        "lines": _lines(shown.items),
+        **_lines(shown.items),
         "notice": shown.notice,
         "language": words.lang,
     }
@@ -73,12 +74,23 @@ def plain(value: object) -> object:
     return value
 
 
-def _lines(items: tuple) -> list[str]:
-    """The screen's words, one string a line, top to bottom (the page shows them big)."""
+def _lines(items: tuple) -> dict[str, object]:
+    """The screen's words: ``lines`` one string a line, top to bottom (the page shows
+    them big), and the bottom line apart: ``hint`` (what the buttons do) on its left,
+    ``fact`` (the round, a count) on its right."""
+    bottom = WIDE[1] - font("small").height
     rows: dict[int, list[Text]] = {}
+    hint = fact = None
     for item in items:
-        if isinstance(item, Text) and item.text.strip():
+        if not isinstance(item, Text) or not item.text.strip():
+            continue
+        if item.font == "small" and item.y == bottom:
+            hint, fact = (item.text, fact) if item.x == 0 else (hint, item.text)
+        else:
             rows.setdefault(item.y, []).append(item)
-    return [
-        "  ".join(t.text for t in sorted(row, key=lambda t: t.x)) for _, row in sorted(rows.items())
-    ]
+    lines = (sorted(row, key=lambda t: t.x) for _, row in sorted(rows.items()))
+    return {
+        "lines": ["  ".join(t.text for t in line) for line in lines],
+        "hint": hint,
+        "fact": fact,
+    }

@@ -66,16 +66,20 @@ let language = null;
 
 async function showView(view) {
   if (view.language && view.language !== language) {
+    if (language !== null) await loadWords(view.language);
+    else document.documentElement.lang = view.language;  // the words came with the page
     language = view.language;
-    await loadWords(language);
     if (settings) loadSettings();
   }
   const notice = $("notice");
   notice.hidden = !view.notice;
   notice.textContent = view.notice || "";
-  // The OLED's words; its row numbers and rate are drawn below as rows instead.
-  const lines = (view.lines || []).filter((line) => !/^[\d:?\s]+$/.test(line));
+  // The OLED's words; its row numbers, rate and seat marks are drawn below instead.
+  let lines = (view.lines || []).filter((line) => !/^[\d:?\s]+$/.test(line));
+  if (view.body.kind === "ChoosingView") lines = [];
   $("lines").replaceChildren(...lines.map((line) => el("div", {}, line)));
+  $("fact").textContent = view.fact || "";
+  $("hint").textContent = view.hint || "";
   drawRows(view.board);
   drawSeats(view.body, view.counting);
   drawScores(view.body);
@@ -307,4 +311,4 @@ function wire() {
 }
 
 wire();
-follow();
+loadWords(null).then(follow);
