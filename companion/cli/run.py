@@ -14,7 +14,6 @@ from ..app.effective import effective
 from ..app.loop import STOP
 from ..app.notify import Notifier
 from ..rules import CompanionError
-from ..web.serve import serve_table
 
 EXIT_BAD_INPUT = 2
 EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
@@ -48,6 +47,8 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
             return EXIT_BAD_INPUT
         web = found.config.web
         if web.enabled:
+            from ..web.serve import serve_table  # off by default: nothing to load then
+
             try:  # the page for phones: a port in use is said, and the table plays on
                 server = serve_table(table.app, web.address, web.port, found.config.state_dir)
                 stack.callback(server.close)

@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..game.boards import offered_rates, profile_names
-from ..game.settings import DeviceSettings, SettingsError, changed
+from ..game.settings import DeviceSettings, SettingsError, board_of, changed
 from ..rules import CompanionError
 from ..table import View
 from ..table.events import ChangeSettings, Event, ShowCode
@@ -179,6 +179,7 @@ class WebServer:
             "languages": {code: catalog(code).t("language") for code in self.table.languages},
             "boards": profile_names(),
             "offered_rates": [list(r) for r in offered_rates()],
+            "board_rates": board_of(prefs).to_rates(),  # where the rates editor starts
             "paired": self.paired(token),
         }
 

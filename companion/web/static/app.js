@@ -247,7 +247,7 @@ async function loadSettings() {
     field("contrast", t("screen.setting.contrast", { value: s.contrast }), number("contrast", s.contrast, 1, 10, "range")),
     el("button", { type: "submit", id: "save" }, t("web.save")),
   );
-  const rates = s.own_rates || [];
+  const rates = s.own_rates || settings.board_rates;  // as on the device: from the board in use
   const spaces = [];
   for (let space = 0; space < 16; space++) {
     const rate = rates[space];
