@@ -93,7 +93,7 @@ def browser_page(tmp_path):
 def table(tmp_path):
     state = tmp_path / "state"
     state.mkdir()
-    sim = Simulator(players=3, speed=20.0, store=StateDir(state))
+    sim = Simulator(players=3, speed=5.0, store=StateDir(state))
     web = serve_table(sim.app, "127.0.0.1", 0, state)
     try:
         yield sim, web, state
@@ -120,7 +120,12 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
     page.wait_for_function("document.querySelector('#fact').textContent === 'round 2'")
     phases = page.evaluate("window.phases")
     assert phases[0] == "select" and "reveal" in phases and "step" in phases
-    assert phases.index("reveal") < phases.index("step")
+    assert phases.index("reveal") < phases.index("step") < phases.index("scores")
+    players = sim.flow.game.state.players
+    assert [row.text_content() for row in page.locator("#scores tr").all()] == [
+        "Scores",
+        *(f"P{seat + 1}{p.vp} VP{p.goods} goods" for seat, p in enumerate(players)),
+    ]
     sim.app.wait_ready()  # the next round's rows have moved up: the table waits for cards
     shown = public_view(sim.flow, time.monotonic()).board.rows
     page.wait_for_function(f"document.querySelector('.row[data-row=vp]').dataset.at == {shown.vp}")

@@ -131,21 +131,22 @@ function drawSeats(body, counting) {
   seats.replaceChildren(...marks);
 }
 
+// The last scores the table showed stay under the board until the next game's setup:
+// the table shows them between rounds only, a phone may look at any time.
+let lastScores = null;
+
 function drawScores(body) {
   const table = $("scores");
-  let rows = null;
-  if (body.kind === "ScoresView") rows = body.players.map((p) => [p.vp, p.goods, p.cards]);
-  if (body.kind === "OverView") {
-    const o = body.outcome;
-    rows = o.vp.map((vp, seat) => [vp, o.goods[seat], o.cards[seat]]);
-  }
-  table.hidden = !rows;
-  if (!rows) return;
+  if (body.kind === "ScoresView") lastScores = body.players.map((p) => [p.vp, p.goods]);
+  if (body.kind === "OverView") lastScores = body.outcome.vp.map((vp, s) => [vp, body.outcome.goods[s]]);
+  if (["JoinView", "OptionsView", "ResumeView"].includes(body.kind)) lastScores = null;
+  table.hidden = !lastScores;
+  if (!lastScores) return;
   table.replaceChildren(
-    el("tr", {}, el("th", { colspan: "4" }, t("web.scores"))),
-    ...rows.map(([vp, goods, cards], seat) =>
+    el("tr", {}, el("th", { colspan: "3" }, t("web.scores"))),
+    ...lastScores.map(([vp, goods], seat) =>
       el("tr", {}, el("td", {}, t("seat", { n: seat + 1 })), el("td", {}, t("vp", { n: vp })),
-        el("td", {}, t("goods", { n: goods })), el("td", {}, String(cards)))),
+        el("td", {}, t("goods", { n: goods })))),
   );
 }
 
