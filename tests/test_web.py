@@ -268,3 +268,15 @@ def test_a_taken_port_is_an_oserror(served):
         WebServer(served.server.table, "127.0.0.1", served.server.address[1])
     with socket.create_connection(("127.0.0.1", served.server.address[1]), timeout=2):
         pass  # the first one still answers
+
+
+def test_your_own_rates_from_the_page_become_the_board(served):
+    served.pair()
+    table = [None] + [[3, 1]] * 7 + [[2, 1]] * 8  # paying more per good further up
+    status, answer = served.post("/api/settings", {"board": "own", "own_rates": table})
+    assert status == 200 and answer["settings"]["own_rates"] == table
+    (change,) = [e for e in served.events if isinstance(e, ChangeSettings)]
+    values = dict(change.values)
+    assert values["board"] == "own" and len(values["own_rates"]) == 16
+    flow, _ = table_step(new_flow(BOARDS, TIMING), change, 0.0)
+    assert flow.board.to_rates() == table

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +85,17 @@ def test_simulate_serves_the_page_and_says_where_on_stderr(tmp_path):
             sim.stdin.close()  # the typed lines end: the simulator stops
             code = sim.wait(timeout=30)
     assert code == 0
+
+
+def test_the_service_lets_in_the_local_network_only():
+    unit = (Path(__file__).parent.parent / "systemd/companion.service").read_text()
+    assert "IPAddressDeny=any" in unit.splitlines()
+    (allow,) = [line for line in unit.splitlines() if line.startswith("IPAddressAllow=")]
+    assert allow.split("=", 1)[1].split() == [
+        "localhost",
+        "link-local",
+        "10.0.0.0/8",
+        "172.16.0.0/12",
+        "192.168.0.0/16",
+        "fc00::/7",
+    ]
