@@ -20,7 +20,7 @@ from companion.game.randgame import random_game
 from companion.game.settings import DeviceSettings
 from companion.storage.history import History
 from companion.table import Timing, new_flow, public_view, settle, start, step
-from companion.table.events import ChangeSettings, PadDown, ShowCode
+from companion.table.events import ChangeSettings, CodeUsed, PadDown, ShowCode
 from companion.table.flow import step as table_step
 from companion.table.state import Choosing, Phase
 from companion.ui.catalog import languages
@@ -152,6 +152,10 @@ def test_the_pairing_code_is_on_the_table_never_on_the_page(served):
     assert view["notice"] == "Pairing code shown on the table"
     for path in ENDPOINTS:
         assert b"1234" not in served.get(path)[1], path
+    assert served.post("/api/pair", {"code": "1234"})[0] == 200
+    assert served.events[-1] == CodeUsed()
+    flow, _ = table_step(flow, served.events[-1], now + 1)
+    assert flow.notice is None  # used: the table shows it no longer
 
 
 def test_a_change_needs_pairing_and_then_reaches_the_queue(served):

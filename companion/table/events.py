@@ -102,6 +102,11 @@ class ShowCode:
 
 
 @dataclass(frozen=True, slots=True)
+class CodeUsed:
+    """The page paired with the code on show: the table stops showing it."""
+
+
+@dataclass(frozen=True, slots=True)
 class ChangeSettings:
     """Settings changed on the phone page, already checked there (``DeviceSettings``'
     types): the table applies them as if they were made on the device."""
@@ -120,6 +125,7 @@ Event = (
     | KeyStuck
     | HubMismatch
     | ShowCode
+    | CodeUsed
     | ChangeSettings
 )
 Put = Callable[[Event], None]

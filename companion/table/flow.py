@@ -17,6 +17,7 @@ from . import setup as _setup
 from .effects import Effect, Stuck
 from .events import (
     ChangeSettings,
+    CodeUsed,
     HostDown,
     HostKey,
     HostPress,
@@ -80,6 +81,9 @@ def step(flow: Flow, event: object, now: float) -> Step:
     if isinstance(event, ShowCode):  # the phone page's pairing code, for a minute
         code = Notice("notice.pair_code", (("code", event.code),), now + event.seconds)
         return replace(flow, notice=code), ()
+    if isinstance(event, CodeUsed):
+        shown = flow.notice is not None and flow.notice.key == "notice.pair_code"
+        return (replace(flow, notice=None) if shown else flow), ()
     if isinstance(event, ChangeSettings):
         return _settings.remote(flow, dict(event.values))
     return flow, ()  # a key coming up on a pad means nothing

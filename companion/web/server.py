@@ -32,7 +32,7 @@ from ..game.boards import offered_rates, profile_names
 from ..game.settings import DeviceSettings, SettingsError, board_of, changed
 from ..rules import CompanionError
 from ..table import View
-from ..table.events import ChangeSettings, Event, ShowCode
+from ..table.events import ChangeSettings, CodeUsed, Event, ShowCode
 from ..ui.catalog import catalog
 from .pairing import LIFETIME, Pairing
 from .tables import history_data, stats_data
@@ -156,7 +156,10 @@ class WebServer:
 
     def pair(self, code: str) -> str | None:
         with self._lock:
-            return self.pairing.pair(code)
+            token = self.pairing.pair(code)
+        if token is not None:
+            self.table.put(CodeUsed())  # the table stops showing it
+        return token
 
     def paired(self, token: str | None) -> bool:
         with self._lock:
