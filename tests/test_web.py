@@ -15,6 +15,9 @@ import urllib.request
 
 import pytest
 from conftest import BOARDS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_secrecy import WORDS, moves, twin_of
 
 from companion.game.randgame import random_game
 from companion.game.settings import DeviceSettings
@@ -26,6 +29,7 @@ from companion.table.state import Choosing, Phase
 from companion.ui.catalog import languages
 from companion.web.pairing import TRIES, Pairing
 from companion.web.server import Table, WebServer
+from companion.web.viewjson import view_bytes
 
 TIMING = Timing(supply=1, countdown=3, reveal=1, step=1, scores=1, message=1)
 ENDPOINTS = ("/api/view", "/api/words", "/api/history", "/api/stats", "/api/settings", "/")
@@ -284,3 +288,20 @@ def test_your_own_rates_from_the_page_become_the_board(served):
     assert values["board"] == "own" and len(values["own_rates"]) == 16
     flow, _ = table_step(new_flow(BOARDS, TIMING), change, 0.0)
     assert flow.board.to_rates() == table
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.integers(2, 6), moves=moves, seed=st.integers(0, 2**16))
+def test_the_page_json_never_depends_on_hidden_choices(players, moves, seed):
+    """As tests/test_secrecy.py does for the frames: at any moment before the reveal, a
+    twin table with other cards chosen gives the page the same bytes."""
+    rng, now = random.Random(seed), 0.0
+    flow, _ = start(new_flow(BOARDS, TIMING), players, BOARDS[0], 30, now)
+    for event, wait in moves:
+        now += wait
+        flow, _ = settle(step(flow, event, now)[0], now)
+        if isinstance(flow.mode, Choosing):
+            twin = twin_of(flow, rng)
+            assert view_bytes(public_view(flow, now), WORDS) == view_bytes(
+                public_view(twin, now), WORDS
+            )
