@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import socket
 import subprocess
@@ -10,9 +11,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from test_config import mock_hardware  # noqa: F401 (a fixture: MockFactory pins, a fake panel)
 
 from companion.app import config
+from companion.app.loop import App
 from companion.cli import main
+from companion.cli.run import run_command
 
 
 def test_the_page_is_off_by_default_on_every_interface_port_8080():
@@ -99,3 +103,47 @@ def test_the_service_lets_in_the_local_network_only():
         "192.168.0.0/16",
         "fc00::/7",
     ]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.usefixtures("mock_hardware")
+def test_companion_run_serves_the_page_when_enabled(tmp_path, monkeypatch):
+    port = free_port()
+    path = tmp_path / "c.toml"
+    path.write_text(
+        f'[paths]\nstate_dir = "."\n[web]\nenabled = true\naddress = "127.0.0.1"\nport = {port}\n'
+    )
+    seen = []
+
+    def run(app):  # in place of the event loop: the page answers while the table runs
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/view", timeout=5) as r:
+            seen.append(json.loads(r.read())["phase"])
+
+    monkeypatch.setattr(App, "run", run)
+    err = io.StringIO()
+    assert run_command(str(path), err=err) == 0
+    assert seen == ["join"]
+    assert f"companion: the page for phones is at http://127.0.0.1:{port}/\n" in err.getvalue()
+    with pytest.raises(OSError):  # closed with the table
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+@pytest.mark.usefixtures("mock_hardware")
+def test_a_taken_port_is_said_and_the_table_plays_on(tmp_path, monkeypatch):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        path = tmp_path / "c.toml"
+        path.write_text(f'[web]\nenabled = true\naddress = "127.0.0.1"\nport = {port}\n')
+        ran = []
+        monkeypatch.setattr(App, "run", lambda app: ran.append(True))
+        err = io.StringIO()
+        assert run_command(str(path), err=err) == 0
+    assert ran == [True]
+    assert f"companion: [web] 127.0.0.1:{port}: Address already in use; no page" in err.getvalue()
