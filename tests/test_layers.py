@@ -22,7 +22,9 @@ ALLOWED = {
     "hw": {"rules", "table"},  # adapters: they put table events on the queue
     "storage": {"rules", "game"},
     "app": {"rules", "game", "table", "ui", "hw", "storage"},
-    "cli": {"rules", "game", "table", "ui", "hw", "storage", "app"},
+    # the page for phones, beside app: it reads views, settings and the history
+    "web": {"rules", "game", "table", "ui", "storage"},
+    "cli": {"rules", "game", "table", "ui", "hw", "storage", "app", "web"},
     "": {"cli"},  # companion/__init__.py and __main__.py
 }
 

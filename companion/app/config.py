@@ -16,6 +16,7 @@ file, the key and why: ``companion.toml: [game] target: not in 1..999 (got 0)``.
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import json
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
@@ -92,6 +93,13 @@ class PadsConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    enabled: bool = False  # the page for phones is served only when asked for
+    address: str = "0.0.0.0"  # an IP address to listen on; 0.0.0.0: every interface
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class Config:
     pins: Pins
     display: Display
@@ -104,6 +112,7 @@ class Config:
     sound: SoundConfig = SoundConfig()
     pads: PadsConfig = PadsConfig()
     pin_factory: str = "auto"  # one of PIN_FACTORIES, from [gpio] pin_factory
+    web: WebConfig = WebConfig()
 
     @property
     def state(self) -> Path:
@@ -174,6 +183,17 @@ def text(value: object) -> str:
     if not value.strip():
         raise _Wrong("empty")
     return value
+
+
+def ip_address(value: object) -> str:
+    """An IP address to listen on (not a name: the Pi listens on its own interfaces)."""
+    if not isinstance(value, str):
+        raise _Wrong("not an IP address in quotes")
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        why = "not an IP address (0.0.0.0: every interface, 127.0.0.1: this Pi only)"
+        raise _Wrong(why) from None
 
 
 def path(value: object) -> Path:
@@ -285,6 +305,11 @@ SCHEMA: Schema = {
     "pads": {
         "source": Key(Name(lambda: PAD_SOURCES), "matrix"),
         "hub": Key(text, "/dev/santo-domingo-hub"),
+    },
+    "web": {
+        "enabled": Key(flag, False),
+        "address": Key(ip_address, "0.0.0.0"),
+        "port": Key(Whole(1, 65535, "a port number"), 8080),
     },
 }
 
@@ -533,6 +558,7 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         sound=SoundConfig(merged["sound"]["enabled"], merged["sound"]["volume"]),
         pads=PadsConfig(**merged["pads"]),
         pin_factory=merged["gpio"]["pin_factory"],
+        web=WebConfig(**merged["web"]),
     )
 
 

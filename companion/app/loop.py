@@ -65,6 +65,9 @@ class App:
         self._clock = clock
         self._splash = splash  # seconds of splash screen at power-on
         self._view: View | None = None
+        # Told each new public view after it is drawn (the phone page's server): never
+        # the flow, so nothing hidden leaves the table this way.
+        self.watchers: list[Callable[[View], None]] = []
         self._idle = threading.Condition()
         self.inputs = 0  # INPUTS handled so far (the simulator waits on it)
         self.busy = False
@@ -139,6 +142,8 @@ class App:
         if view != self._view:
             self._view = view
             self.display.show(draw(view, self.words, self.display.size))
+            for watch in self.watchers:
+                watch(view)
 
     def next_wake(self) -> float | None:
         """Seconds until the loop must wake by itself, or None to wait for input."""

@@ -119,6 +119,9 @@ def _add_simulate(sub) -> None:
         default="matrix",
         help="the pads on mock pins (matrix), or through the pad hub's firmware (hub)",
     )
+    sim.add_argument(
+        "--web", metavar="HOST:PORT", help="serve the page for phones here (port 0: any free one)"
+    )
     sim.set_defaults(run=_run_simulate)
 
 

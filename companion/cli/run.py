@@ -45,6 +45,16 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
                 "on a machine without it, try: companion simulate --players 3\n"
             )
             return EXIT_BAD_INPUT
+        web = found.config.web
+        if web.enabled:
+            from ..web.serve import serve_table  # off by default: nothing to load then
+
+            try:  # the page for phones: a port in use is said, and the table plays on
+                server = serve_table(table.app, web.address, web.port, found.config.state_dir)
+                stack.callback(server.close)
+                report(f"the page for phones is at {server.url}")
+            except OSError as e:
+                report(f"[web] {web.address}:{web.port}: {e.strerror or e}; no page for phones")
         signal.signal(signal.SIGTERM, lambda *_: table.app.put(STOP))
         table.app.notify = Notifier.from_environ()
         try:

@@ -31,6 +31,8 @@ from ..rules import CompanionError
 from ..storage import StateDir
 from ..storage.settings import SettingsFile
 from ..ui.catalog import DEFAULT, Catalog, catalog, languages
+from ..web.serve import serve_table
+from ..web.server import WebServer
 from .frames import Recorder, Terminal, to_text
 
 EXIT_BAD_INPUT = 2
@@ -51,6 +53,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         words = catalog(_language(args.lang, store))
         window = Window(words.t("window.title")) if args.window else None
         hub = firmware_command() if args.pads == "hub" else None
+        listen = web_address(args.web) if getattr(args, "web", None) else None
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
@@ -77,12 +80,18 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         )
         if sim is None:
             return EXIT_BAD_INPUT
+        web = _serve(sim, listen, store, err)
+        if web is False:
+            sim.close()
+            return EXIT_BAD_INPUT
         try:
             with _signals(draw):
                 _play(sim, lines, keys, window, err)
         except KeyboardInterrupt:
             pass
         finally:
+            if web is not None:
+                web.close()
             sim.close()
     finally:
         if draw is not None:
@@ -105,6 +114,32 @@ def _simulator(err: TextIO, **options) -> Simulator | None:
     except HubMissing as e:
         err.write(f"companion simulate: {e}\n")
         return None
+
+
+def web_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8080`` for IPv6) as a host and a port 0..65535."""
+    host, sep, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise CompanionError(f"--web: give HOST:PORT, e.g. 127.0.0.1:8080 (got {text[:60]!r})")
+    return host, int(port)
+
+
+def _serve(
+    sim: Simulator, listen: tuple[str, int] | None, store: StateDir | None, err: TextIO
+) -> WebServer | bool | None:
+    """The page for phones on ``listen``, its address said on ``err``; False (and one
+    line) when the address cannot be had."""
+    if listen is None:
+        return None
+    try:
+        web = serve_table(sim.app, *listen, store.path if store is not None else None)
+    except OSError as e:
+        err.write(f"companion simulate: --web {listen[0]}:{listen[1]}: {e.strerror or e}\n")
+        return False
+    err.write(f"companion simulate: the page for phones is at {web.url}\n")
+    err.flush()
+    return web
 
 
 def _language(lang: str | None, store: StateDir | None) -> str:

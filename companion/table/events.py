@@ -111,6 +111,28 @@ class HubMismatch:
     ours: int
 
 
+@dataclass(frozen=True, slots=True)
+class ShowCode:
+    """The phone page asks to pair: the table shows ``code`` for ``seconds`` (a notice),
+    so only someone at the table can type it into the page."""
+
+    code: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class CodeUsed:
+    """The page paired with the code on show: the table stops showing it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    """Settings changed on the phone page, already checked there (``DeviceSettings``'
+    types): the table applies them as if they were made on the device."""
+
+    values: tuple[tuple[str, object], ...]
+
+
 Event = (
     PadDown
     | PadUp
@@ -123,6 +145,9 @@ Event = (
     | HubMismatch
     | NameSet
     | HistoryKnown
+    | ShowCode
+    | CodeUsed
+    | ChangeSettings
 )
 Put = Callable[[Event], None]
 

@@ -17,6 +17,8 @@ from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect, Stuck
 from .events import (
+    ChangeSettings,
+    CodeUsed,
     HistoryKnown,
     HostDown,
     HostKey,
@@ -27,6 +29,7 @@ from .events import (
     NameSet,
     PadDown,
     SaveFailed,
+    ShowCode,
     Tick,
 )
 from .gestures import edge, elapsed, stuck
@@ -40,6 +43,7 @@ from .state import (
     Menu,
     NameEditor,
     NamesList,
+    Notice,
     Options,
     Over,
     Phase,
@@ -84,6 +88,14 @@ def step(flow: Flow, event: object, now: float) -> Step:
         return _names.know_history(flow, event.summary), ()
     if isinstance(event, PadDown | HostPress):
         return _act(flow, event, now)
+    if isinstance(event, ShowCode):  # the phone page's pairing code, for a minute
+        code = Notice("notice.pair_code", (("code", event.code),), now + event.seconds)
+        return replace(flow, notice=code), ()
+    if isinstance(event, CodeUsed):
+        shown = flow.notice is not None and flow.notice.key == "notice.pair_code"
+        return (replace(flow, notice=None) if shown else flow), ()
+    if isinstance(event, ChangeSettings):
+        return _settings.remote(flow, dict(event.values))
     return flow, ()  # a key coming up on a pad means nothing
 
 

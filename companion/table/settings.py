@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..game.boards import offered_rates, profile_names
-from ..game.settings import OWN, DeviceSettings, board_of, with_values
+from ..game.settings import OWN, DeviceSettings, SettingsError, board_of, with_values
 from ..rules import Board, BoardError, Rate
 from .effects import CLICK, REFUSED, Effect, SettingsChanged
 from .events import HostKey, HostPress
@@ -98,6 +98,19 @@ def change(flow: Flow, new: dict[str, object]) -> Step:
     """``flow`` with the settings changed, said at once; setup's defaults follow."""
     prefs = with_values(flow.prefs, new)
     return apply_prefs(flow, prefs), (CLICK, SettingsChanged(prefs))
+
+
+def remote(flow: Flow, new: dict[str, object]) -> Step:
+    """Settings changed on the phone page: applied and saved as the device's own are
+    (no click: nobody pressed a key). A value no longer valid (another change came
+    first) changes nothing."""
+    try:
+        prefs = with_values(flow.prefs, new)
+    except SettingsError:
+        return flow, ()
+    if prefs == flow.prefs:
+        return flow, ()
+    return apply_prefs(flow, prefs), (SettingsChanged(prefs),)
 
 
 def apply_prefs(flow: Flow, prefs: DeviceSettings) -> Flow:

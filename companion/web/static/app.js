@@ -1,0 +1,315 @@
+// The page for phones: the board live (Server-Sent Events), the history, the settings.
+// Every word comes from the table's catalog (/api/words), as on the OLED.
+"use strict";
+
+let words = {};
+let singular = new Set([1]);
+let settings = null;
+
+const $ = (id) => document.getElementById(id);
+
+function t(key, values = {}) {
+  // The catalog's format: {name} and {n:one|other} (the language's singular counts).
+  const message = words[key] ?? key;
+  return message.replace(/\{(\w+)(?::([^}|]*)\|([^}]*))?\}/g, (_, name, one, other) => {
+    const value = values[name];
+    if (one === undefined) return value === undefined ? "" : String(value);
+    return singular.has(Math.abs(value)) ? one : other;
+  });
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === "class") node.className = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+async function getJSON(path) {
+  const response = await fetch(path, { cache: "no-store" });
+  return response.json();
+}
+
+async function postJSON(path, data) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data ?? {}),
+  });
+  return { ok: response.ok, data: await response.json() };
+}
+
+// --- the words --------------------------------------------------------------------------
+
+async function loadWords(language) {
+  words = await getJSON("/api/words");
+  singular = new Set((words["grammar.singular"] || "1").split(/\s+/).map(Number));
+  document.documentElement.lang = language || "en";
+  $("title").textContent = t("web.title");
+  for (const tab of ["board", "history", "settings"]) $("tab-" + tab).textContent = t("web.tab." + tab);
+  $("wins-title").textContent = t("web.wins");
+  $("vp-title").textContent = t("web.vp_per_game");
+  $("pair-new").textContent = t("web.pair");
+  $("pair-hint").textContent = t("web.pair_hint");
+  $("pair-send").textContent = t("web.pair_send");
+  $("paired").textContent = t("web.paired");
+  $("rates-title").textContent = t("web.rates");
+  $("rates-hint").textContent = t("web.rates_hint");
+}
+
+// --- the board --------------------------------------------------------------------------
+
+let language = null;
+
+async function showView(view) {
+  if (view.language && view.language !== language) {
+    if (language !== null) await loadWords(view.language);
+    else document.documentElement.lang = view.language;  // the words came with the page
+    language = view.language;
+    if (settings) loadSettings();
+  }
+  const notice = $("notice");
+  notice.hidden = !view.notice;
+  notice.textContent = view.notice || "";
+  // The OLED's words; its row numbers, rate and seat marks are drawn below instead.
+  let lines = (view.lines || []).filter((line) => !/^[\d:?\s]+$/.test(line));
+  if (view.body.kind === "ChoosingView") lines = [];
+  $("lines").replaceChildren(...lines.map((line) => el("div", {}, line)));
+  $("fact").textContent = view.fact || "";
+  $("hint").textContent = view.hint || "";
+  drawRows(view.board);
+  drawSeats(view.body, view.counting);
+  drawScores(view.body);
+  document.body.dataset.phase = view.phase || "";
+}
+
+function drawRows(board) {
+  const rows = $("rows");
+  if (!board) {
+    rows.replaceChildren();
+    return;
+  }
+  const moved = board.moved || [];
+  rows.replaceChildren(
+    ...["vp", "goods", "trader"].map((row) => {
+      const at = board.rows[row];
+      const cells = [];
+      for (let space = 0; space < 16; space++) {
+        const cls = space === at ? "at" : moved[0] === row && moved[1] === space ? "moved" : "";
+        cells.push(el("span", { class: cls }, String(space)));
+      }
+      let extra = String(at);
+      if (row === "trader") {
+        extra = board.rate ? `${t("goods", { n: board.rate.goods })} → ${t("vp", { n: board.rate.vp })}` : "—";
+      }
+      const name = el("div", { class: "name" }, el("span", {}, t("row." + row)), el("span", {}, extra));
+      return el("div", { class: "row", "data-row": row, "data-at": String(at) }, name,
+        el("div", { class: "track" }, ...cells));
+    }),
+  );
+}
+
+function drawSeats(body, counting) {
+  const seats = $("seats");
+  const marks = [];
+  if (body.kind === "ChoosingView") {
+    body.placed.forEach((n, seat) => {
+      const mark = el("div", { class: n >= body.need ? "seat done" : "seat" },
+        t("seat", { n: seat + 1 }), el("small", {}, t("web.placed", { n: `${n}/${body.need}` })));
+      marks.push(mark);
+    });
+    if (counting) marks.push(el("div", { class: "seat done" }, t("web.counting")));
+  } else if (body.kind === "RevealView") {
+    body.plays.forEach((cards, seat) => {
+      const names = cards.map((c) => words["card.short." + c] || String(c)).join(" ");
+      marks.push(el("div", { class: "seat" }, t("seat", { n: seat + 1 }), el("small", {}, names)));
+    });
+  }
+  seats.replaceChildren(...marks);
+}
+
+// The last scores the table showed stay under the board until the next game's setup:
+// the table shows them between rounds only, a phone may look at any time.
+let lastScores = null;
+
+function drawScores(body) {
+  const table = $("scores");
+  if (body.kind === "ScoresView") lastScores = body.players.map((p) => [p.vp, p.goods]);
+  if (body.kind === "OverView") lastScores = body.outcome.vp.map((vp, s) => [vp, body.outcome.goods[s]]);
+  if (["JoinView", "OptionsView", "ResumeView"].includes(body.kind)) lastScores = null;
+  table.hidden = !lastScores;
+  if (!lastScores) return;
+  table.replaceChildren(
+    el("tr", {}, el("th", { colspan: "3" }, t("web.scores"))),
+    ...lastScores.map(([vp, goods], seat) =>
+      el("tr", {}, el("td", {}, t("seat", { n: seat + 1 })), el("td", {}, t("vp", { n: vp })),
+        el("td", {}, t("goods", { n: goods })))),
+  );
+}
+
+function follow() {
+  // EventSource reconnects by itself after a drop; the badge says which state we are in.
+  const live = $("live");
+  const source = new EventSource("/api/events");
+  source.onopen = () => { live.textContent = t("web.live"); live.className = "status live"; };
+  source.onerror = () => { live.textContent = t("web.offline"); live.className = "status"; };
+  source.onmessage = (event) => showView(JSON.parse(event.data));
+}
+
+// --- the history ------------------------------------------------------------------------
+
+function barChart(pairs, label) {
+  // pairs: [name, value]; one horizontal bar each, as inline SVG.
+  const ns = "http://www.w3.org/2000/svg";
+  const height = 26 * pairs.length + 6;
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 340 ${height}`);
+  svg.setAttribute("role", "img");
+  const top = Math.max(1, ...pairs.map((p) => p[1]));
+  pairs.forEach(([name, value], i) => {
+    const y = 4 + i * 26;
+    const bar = document.createElementNS(ns, "rect");
+    bar.setAttribute("x", "90"); bar.setAttribute("y", String(y));
+    bar.setAttribute("width", String(Math.max(2, (value / top) * 200))); bar.setAttribute("height", "20");
+    bar.setAttribute("fill", "#f2b632");
+    const name_ = document.createElementNS(ns, "text");
+    name_.setAttribute("x", "0"); name_.setAttribute("y", String(y + 15)); name_.textContent = name;
+    const count = document.createElementNS(ns, "text");
+    count.setAttribute("x", String(96 + (value / top) * 200)); count.setAttribute("y", String(y + 15));
+    count.textContent = label(value);
+    svg.append(bar, name_, count);
+  });
+  return svg;
+}
+
+async function loadHistory() {
+  const [games, stats] = await Promise.all([getJSON("/api/history"), getJSON("/api/stats")]);
+  const names = Object.entries(stats);
+  $("wins-chart").replaceChildren(names.length
+    ? barChart(names.map(([n, s]) => [n, s.wins]), (v) => String(v))
+    : el("p", { class: "hint" }, t("web.no_games")));
+  const finished = games.filter((g) => g.vp).slice(0, 12);
+  $("vp-chart").replaceChildren(finished.length
+    ? barChart(finished.map((g) => [g.date.slice(5, 16).replace("T", " "), Math.max(...g.vp)]),
+      (v) => t("vp", { n: v }))
+    : el("p", {}, ""));
+  $("games").replaceChildren(...games.map((g) =>
+    el("tr", {}, el("td", {}, g.date.slice(0, 16).replace("T", " ")),
+      el("td", {}, g.names.join(", ")),
+      el("td", {}, g.winners.map((s) => g.names[s]).join(", ") || t("history.abandoned")),
+      el("td", {}, g.vp ? g.vp.join("–") : ""))));
+}
+
+// --- the settings -----------------------------------------------------------------------
+
+function say(text) { $("message").textContent = text; }
+
+function field(name, label, input) {
+  input.id = "set-" + name;
+  input.name = name;
+  return el("div", {}, el("label", { for: input.id }, label), input);
+}
+
+function choice(name, options, value) {
+  const select = el("select");
+  for (const [code, text] of options) {
+    const option = el("option", { value: code }, text);
+    if (code === value) option.selected = true;
+    select.append(option);
+  }
+  return select;
+}
+
+function number(name, value, min, max, type = "number") {
+  const input = el("input", { type, min: String(min), max: String(max), value: String(value) });
+  return input;
+}
+
+async function loadSettings() {
+  settings = await getJSON("/api/settings");
+  const s = settings.settings;
+  $("pairing").hidden = settings.paired;
+  $("paired").hidden = !settings.paired;
+  const boards = settings.boards.map((b) => [b, words["board." + b] || b]);
+  if (s.own_rates) boards.push(["own", t("screen.setting.rates")]);
+  const onOff = (v) => t(v ? "screen.setting.on" : "screen.setting.off");
+  $("prefs").replaceChildren(
+    field("language", t("screen.setting.language", { value: settings.languages[s.language] }),
+      choice("language", Object.entries(settings.languages), s.language)),
+    field("board", t("screen.setting.board", { value: words["board." + s.board] || t("screen.setting.rates") }),
+      choice("board", boards, s.board)),
+    field("target", t("screen.setting.target", { value: s.target }), number("target", s.target, 1, 999)),
+    field("sound", t("screen.setting.sound", { value: onOff(s.sound) }),
+      choice("sound", [["true", onOff(true)], ["false", onOff(false)]], String(s.sound))),
+    field("volume", t("screen.setting.volume", { value: s.volume }), number("volume", s.volume, 1, 10, "range")),
+    field("contrast", t("screen.setting.contrast", { value: s.contrast }), number("contrast", s.contrast, 1, 10, "range")),
+    el("button", { type: "submit", id: "save" }, t("web.save")),
+  );
+  const rates = s.own_rates || settings.board_rates;  // as on the device: from the board in use
+  const spaces = [];
+  for (let space = 0; space < 16; space++) {
+    const rate = rates[space];
+    spaces.push(el("div", { class: "space" }, el("span", {}, `${t("web.space")} ${space}`),
+      el("input", { type: "number", min: "1", max: "15", id: `goods-${space}`, value: rate ? String(rate[0]) : "" }),
+      el("input", { type: "number", min: "1", max: "99", id: `vp-${space}`, value: rate ? String(rate[1]) : "" })));
+  }
+  $("rates").replaceChildren(...spaces, el("button", { type: "submit", id: "save-rates" }, t("web.save_rates")));
+}
+
+async function send(data) {
+  const { ok, data: answer } = await postJSON("/api/settings", data);
+  say(ok ? t("web.saved") : answer.error);
+  if (ok) await loadSettings();
+}
+
+function readPrefs() {
+  const form = $("prefs");
+  const value = (name) => form.elements[name].value;
+  return {
+    language: value("language"),
+    board: value("board"),
+    target: Number(value("target")),
+    sound: value("sound") === "true",
+    volume: Number(value("volume")),
+    contrast: Number(value("contrast")),
+  };
+}
+
+function readRates() {
+  const table = [];
+  for (let space = 0; space < 16; space++) {
+    const goods = $(`goods-${space}`).value, vp = $(`vp-${space}`).value;
+    table.push(goods === "" && vp === "" ? null : [Number(goods), Number(vp)]);
+  }
+  return table;
+}
+
+function wire() {
+  for (const button of document.querySelectorAll("nav button")) {
+    button.onclick = () => {
+      for (const other of document.querySelectorAll("nav button")) other.classList.toggle("on", other === button);
+      for (const tab of document.querySelectorAll(".tab")) tab.hidden = tab.id !== button.dataset.tab;
+      if (button.dataset.tab === "history") loadHistory();
+      if (button.dataset.tab === "settings") loadSettings();
+    };
+  }
+  $("pair-new").onclick = async () => {
+    await postJSON("/api/pair/new");
+    $("pair-form").hidden = false;
+    $("pair-code").focus();
+  };
+  $("pair-form").onsubmit = async (event) => {
+    event.preventDefault();
+    const { ok } = await postJSON("/api/pair", { code: $("pair-code").value });
+    say(ok ? t("web.paired") : t("web.pair_wrong"));
+    if (ok) await loadSettings();
+  };
+  $("prefs").onsubmit = (event) => { event.preventDefault(); send(readPrefs()); };
+  $("rates").onsubmit = (event) => { event.preventDefault(); send({ board: "own", own_rates: readRates() }); };
+}
+
+wire();
+loadWords(null).then(follow);

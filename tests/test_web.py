@@ -1,0 +1,307 @@
+"""The page for phones' server: secrecy, pairing, settings, the history, closing.
+
+Real servers on free ports of 127.0.0.1, spoken to over HTTP with urllib; the table is
+stood in for by its public views and a list that takes the events it would queue.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+from conftest import BOARDS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_secrecy import WORDS, moves, twin_of
+
+from companion.game.randgame import random_game
+from companion.game.settings import DeviceSettings
+from companion.storage.history import History
+from companion.table import Timing, new_flow, public_view, settle, start, step
+from companion.table.events import ChangeSettings, CodeUsed, PadDown, ShowCode
+from companion.table.flow import step as table_step
+from companion.table.state import Choosing, Phase
+from companion.ui.catalog import languages
+from companion.web.pairing import TRIES, Pairing
+from companion.web.server import Table, WebServer
+from companion.web.viewjson import view_bytes
+
+TIMING = Timing(supply=1, countdown=3, reveal=1, step=1, scores=1, message=1)
+ENDPOINTS = ("/api/view", "/api/words", "/api/history", "/api/stats", "/api/settings", "/")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Served:
+    """A server on a free port for a stand-in table: its events land in ``events``."""
+
+    def __init__(self, tmp_path, prefs: DeviceSettings | None = None, codes=("1234",)):
+        self.events: list = []
+        self.prefs = prefs or DeviceSettings()
+        self.clock = Clock()
+        made = iter(codes)
+        table = Table(self.events.append, lambda: self.prefs, tuple(languages()), tmp_path)
+        pairing = Pairing(self.clock, lambda: next(made))
+        self.server = WebServer(table, "127.0.0.1", 0, clock=self.clock, pairing=pairing)
+        self.base = f"http://127.0.0.1:{self.server.address[1]}"
+        self.cookie: str | None = None
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        return self.request("GET", path)
+
+    def post(self, path: str, data: object = None, kind: str = "application/json"):
+        body = None if data is None else json.dumps(data).encode()
+        status, answer = self.request("POST", path, body, kind)
+        return status, json.loads(answer)
+
+    def request(self, method: str, path: str, body: bytes | None = None, kind: str = ""):
+        request = urllib.request.Request(self.base + path, data=body, method=method)
+        if kind:
+            request.add_header("Content-Type", kind)
+        if self.cookie:
+            request.add_header("Cookie", self.cookie)
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                if "Set-Cookie" in response.headers:
+                    self.cookie = response.headers["Set-Cookie"].split(";")[0]
+                return response.status, response.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    def first_event(self) -> bytes:
+        """The first Server-Sent Event's data: the view as the page gets it live."""
+        with urllib.request.urlopen(self.base + "/api/events", timeout=5) as response:
+            assert response.headers["Content-Type"].startswith("text/event-stream")
+            line = response.readline()
+        assert line.startswith(b"data: ")
+        return line[len(b"data: ") :].rstrip(b"\n")
+
+    def pair(self) -> None:
+        assert self.post("/api/pair/new")[0] == 202
+        code = self.events[-1].code
+        assert self.post("/api/pair", {"code": code}) == (200, {"paired": True})
+
+
+@pytest.fixture
+def served(tmp_path):
+    s = Served(tmp_path)
+    yield s
+    s.server.close()
+
+
+def locked(choose) -> tuple:
+    """Three seats that have each placed two cards (``choose`` picks them from a hand):
+    the countdown to the reveal is running."""
+    now = 0.0
+    flow, _ = start(new_flow(BOARDS, TIMING), 3, BOARDS[0], 30, now)
+    now += 5  # the supply phase is over
+    flow, _ = settle(flow, now)
+    for seat in range(3):
+        for card in choose(sorted(flow.game.state.hands[seat])):
+            flow, _ = step(flow, PadDown(seat, int(card)), now)
+    assert isinstance(flow.mode, Choosing) and flow.phase is Phase.COUNTDOWN
+    return flow, now + 0.5
+
+
+def test_locked_seats_look_the_same_on_every_endpoint_whatever_they_chose(tmp_path):
+    seen = []
+    for choose in (lambda hand: hand[:2], lambda hand: hand[-2:]):
+        flow, now = locked(choose)
+        s = Served(tmp_path)
+        try:
+            s.server.publish(public_view(flow, now))
+            answers = {path: s.get(path) for path in ENDPOINTS}
+            answers["events"] = (200, s.first_event())
+        finally:
+            s.server.close()
+        seen.append((flow.mode.chosen, answers))
+    (chosen_a, a), (chosen_b, b) = seen
+    assert chosen_a != chosen_b
+    assert a == b  # byte for byte
+    view = json.loads(a["/api/view"][1])
+    assert a["events"][1] == a["/api/view"][1]
+    assert view["phase"] == "countdown" and view["counting"] is True
+    assert view["body"] == {"kind": "ChoosingView", "need": 2, "placed": [2, 2, 2], "round": 1}
+
+
+def test_the_view_holds_no_clock_value(served):
+    flow, now = locked(lambda hand: hand[:2])
+    served.server.publish(public_view(flow, now))
+    early = served.get("/api/view")
+    served.server.publish(public_view(flow, now + 1.6))  # another second on the countdown
+    assert served.get("/api/view") == early
+
+
+def test_the_pairing_code_is_on_the_table_never_on_the_page(served):
+    flow, now = locked(lambda hand: hand[:2])
+    assert served.post("/api/pair/new") == (202, {"shown": True})
+    (shown,) = served.events
+    assert shown == ShowCode("1234", 60.0)
+    flow, _ = table_step(flow, shown, now)
+    assert flow.notice.key == "notice.pair_code"
+    assert dict(flow.notice.values) == {"code": "1234"}
+    served.server.publish(public_view(flow, now))
+    view = json.loads(served.get("/api/view")[1])
+    assert view["notice"] == "Pairing code shown on the table"
+    for path in ENDPOINTS:
+        assert b"1234" not in served.get(path)[1], path
+    assert served.post("/api/pair", {"code": "1234"})[0] == 200
+    assert served.events[-1] == CodeUsed()
+    flow, _ = table_step(flow, served.events[-1], now + 1)
+    assert flow.notice is None  # used: the table shows it no longer
+
+
+def test_a_change_needs_pairing_and_then_reaches_the_queue(served):
+    assert served.post("/api/settings", {"target": 45}) == (
+        403,
+        {"error": "not paired: ask for a code first"},
+    )
+    assert served.events == []
+    served.pair()
+    status, answer = served.post("/api/settings", {"target": 45, "sound": False})
+    assert status == 200 and answer["settings"]["target"] == 45
+    assert served.events[-1] == ChangeSettings((("target", 45), ("sound", False)))
+    assert json.loads(served.get("/api/settings")[1])["paired"] is True
+
+
+def test_wrong_codes_are_limited_then_a_new_code_is_needed(tmp_path):
+    s = Served(tmp_path, codes=("1234", "5678"))
+    try:
+        s.post("/api/pair/new")
+        for _ in range(TRIES):
+            assert s.post("/api/pair", {"code": "0000"})[0] == 403
+        assert s.post("/api/pair", {"code": "1234"})[0] == 403  # gone after the wrong tries
+        s.post("/api/pair/new")
+        s.clock.now += 61  # and a code lasts a minute
+        assert s.post("/api/pair", {"code": "5678"})[0] == 403
+        assert s.cookie is None
+    finally:
+        s.server.close()
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({"target": 0}, "target"),
+        ({"language": "xx"}, "language"),
+        ({"volume": "loud"}, "volume"),
+        ([1, 2], "settings are a JSON object"),
+        ({"board": "own", "own_rates": [[1, 5]] + [[2, 1]] * 15}, "own_rates"),
+    ],
+)
+def test_a_bad_settings_change_is_400_and_one_line_and_changes_nothing(served, data, error):
+    served.pair()
+    before = list(served.events)
+    status, answer = served.post("/api/settings", data)
+    assert status == 400
+    assert error in answer["error"] and "\n" not in answer["error"]
+    assert served.events == before
+
+
+def test_malformed_bodies_are_refused_in_one_line(served):
+    served.pair()
+    before = list(served.events)
+    status, body = served.request("POST", "/api/settings", b"{nope", "application/json")
+    assert status == 400 and json.loads(body)["error"].startswith("body: not JSON")
+    status, body = served.request("POST", "/api/settings", b'{"target": 5}', "text/plain")
+    assert status == 415
+    assert served.get("/etc/passwd")[0] == 404
+    assert served.events == before
+
+
+def test_a_settings_change_from_the_page_is_applied_and_said_by_the_table():
+    flow = new_flow(BOARDS, TIMING)
+    flow, effects = table_step(flow, ChangeSettings((("target", 45), ("board", "winter"))), 0.0)
+    assert flow.prefs.target == 45 and flow.choice.target == 45
+    assert flow.board == BOARDS[1]
+    assert [type(e).__name__ for e in effects] == ["SettingsChanged"]
+    same, again = table_step(flow, ChangeSettings((("target", 45),)), 0.0)
+    assert same == flow and again == ()
+
+
+def test_the_history_and_stats_come_from_the_state_folder(tmp_path):
+    history = History(tmp_path)
+    record = random_game(random.Random(4), 3)
+    history.put(record, names=("Ana", None, "Bo"))
+    history.close()
+    s = Served(tmp_path)
+    try:
+        (game,) = json.loads(s.get("/api/history")[1])
+        stats = json.loads(s.get("/api/stats")[1])
+    finally:
+        s.server.close()
+    assert game["names"] == ["Ana", "P2", "Bo"] and game["rounds"] == len(record.rounds)
+    assert set(stats) == {"Ana", "P2", "Bo"}
+    assert sum(s["wins"] for s in stats.values()) == len(game["winners"])
+
+
+def test_a_page_following_gets_each_new_view_and_is_let_go_on_close(served):
+    flow, now = locked(lambda hand: hand[:2])
+    served.server.publish(public_view(flow, now))
+    got: list[bytes] = []
+    arrived = threading.Semaphore(0)
+    done = threading.Event()
+
+    def follow() -> None:
+        with urllib.request.urlopen(served.base + "/api/events", timeout=5) as response:
+            for line in response:
+                if line.startswith(b"data: "):
+                    got.append(line)
+                    arrived.release()
+        done.set()  # the stream ended: the server let it go
+
+    threading.Thread(target=follow, daemon=True).start()
+    assert arrived.acquire(timeout=5)
+    served.server.publish(public_view(flow, now))  # the same view: nothing sent
+    served.server.publish(public_view(new_flow(BOARDS, TIMING), now))  # the table moved on
+    assert arrived.acquire(timeout=5)
+    served.server.close()
+    assert done.wait(5)
+    assert len(got) == 2 and b'"phase":"join"' in got[1]
+
+
+def test_a_taken_port_is_an_oserror(served):
+    with pytest.raises(OSError):
+        WebServer(served.server.table, "127.0.0.1", served.server.address[1])
+    with socket.create_connection(("127.0.0.1", served.server.address[1]), timeout=2):
+        pass  # the first one still answers
+
+
+def test_your_own_rates_from_the_page_become_the_board(served):
+    served.pair()
+    table = [None] + [[3, 1]] * 7 + [[2, 1]] * 8  # paying more per good further up
+    status, answer = served.post("/api/settings", {"board": "own", "own_rates": table})
+    assert status == 200 and answer["settings"]["own_rates"] == table
+    (change,) = [e for e in served.events if isinstance(e, ChangeSettings)]
+    values = dict(change.values)
+    assert values["board"] == "own" and len(values["own_rates"]) == 16
+    flow, _ = table_step(new_flow(BOARDS, TIMING), change, 0.0)
+    assert flow.board.to_rates() == table
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.integers(2, 6), moves=moves, seed=st.integers(0, 2**16))
+def test_the_page_json_never_depends_on_hidden_choices(players, moves, seed):
+    """As tests/test_secrecy.py does for the frames: at any moment before the reveal, a
+    twin table with other cards chosen gives the page the same bytes."""
+    rng, now = random.Random(seed), 0.0
+    flow, _ = start(new_flow(BOARDS, TIMING), players, BOARDS[0], 30, now)
+    for event, wait in moves:
+        now += wait
+        flow, _ = settle(step(flow, event, now)[0], now)
+        if isinstance(flow.mode, Choosing):
+            twin = twin_of(flow, rng)
+            assert view_bytes(public_view(flow, now), WORDS) == view_bytes(
+                public_view(twin, now), WORDS
+            )
