@@ -34,6 +34,7 @@ from ..rules import (
     resolve_round,
 )
 from ..rules.errors import shown
+from ..rules.table import Table, mask
 from .record import GameRecord, RoundRecord
 from .search import Clock, Model, Search
 
@@ -174,20 +175,29 @@ def _normal_offer(view: View, plays: Plays) -> int:
     return 0 if choice is None else _best_offer(choice)[0]
 
 
-def _scores(view: View, rng: random.Random) -> list[tuple[tuple[int, ...], float]]:
-    """Every legal selection of the seat with the normal bot's score, in a fixed order."""
+def _scores(
+    view: View, rng: random.Random, clock: Clock | None = None, deadline: float = math.inf
+) -> list[tuple[tuple[int, ...], float]]:
+    """The seat's legal selections with the normal bot's score, in a fixed order.
+
+    With a ``clock``, selections are scored until it passes ``deadline``: those scored
+    by then, possibly none.
+    """
     state, seat = view.state, view.seat
     k = state.setup.cards_per_round
     guesses = [
-        [tuple(rng.sample(sorted(state.hands[s]), k)) for s in range(state.setup.players)]
+        [mask(rng.sample(sorted(state.hands[s]), k)) for s in range(state.setup.players)]
         for _ in range(GUESSES)
     ]
+    root, trades = Table(state), _TradeValues(state.setup.board)
     scored = []
     for mine in legal_selections(view):
+        if clock is not None and clock() >= deadline:
+            break
         total = 0.0
         for guess in guesses:
-            guess[seat] = mine
-            total += _gain(state, guess, seat)
+            guess[seat] = mask(mine)
+            total += _gain(root, guess, seat, trades)
         scored.append((mine, total / GUESSES))
     return scored
 
@@ -198,22 +208,37 @@ def _best_offer(choice: TradeChoice) -> tuple[int, float]:
     return spent, vp - spent * GOOD_VP
 
 
-def _gain(state: GameState, plays: Plays, seat: int) -> float:
-    result = resolve_round(state, plays)
-    after = result.state
-    trades = {c.seat: _best_offer(c)[1] for c in choices_in(result)}
+class _TradeValues(dict):
+    """``_best_offer``'s value by (trader space, goods held), worked out once each."""
 
-    def value(s: int) -> float:
-        return (
-            after.vp[s]
-            - state.vp[s]
-            + (after.goods[s] - state.goods[s]) * GOOD_VP
-            + len(after.hands[s]) * CARD_VP
-            + trades.get(s, 0.0)
-        )
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
 
-    others = [value(s) for s in range(state.setup.players) if s != seat]
-    return value(seat) - sum(others) / len(others)
+    def __missing__(self, key: tuple[int, int]) -> float:
+        space, held = key
+        value = self[key] = _best_offer(TradeChoice(-1, held, space, self.board))[1]
+        return value
+
+
+def _gain(root: Table, plays: list[int], seat: int, trades: _TradeValues) -> float:
+    """The normal bot's score of one round's plays (bitmasks) for ``seat``."""
+    table = root.fork()
+    table.play_known(plays)
+    worth = [0.0] * len(plays)
+    if table.trades is not None:
+        space, held_by = table.trades
+        for s, held in held_by:
+            worth[s] = trades[space, held]
+    vp0, goods0 = root.vp, root.goods
+    vp, goods, hands = table.vp, table.goods, table.hands
+    values = [
+        vp[s] - vp0[s] + (goods[s] - goods0[s]) * GOOD_VP + hands[s].bit_count() * CARD_VP
+        for s in range(len(plays))
+    ]
+    values = [v + w for v, w in zip(values, worth, strict=True)]
+    mine = values.pop(seat)
+    return mine - sum(values) / len(values)
 
 
 CANDIDATES = 8  # the strong bot searches the normal bot's best few selections
