@@ -266,14 +266,35 @@ class StrongBot(_Seeded):
     def cards(self, view: View) -> tuple[int, ...]:
         deadline = self.clock() + self.budget_ms / 1000
         rng = self._rng(view, "cards")
+        self.last, candidates = self.prepare(view, rng, deadline)
+        return self.last.run(candidates, self.clock, deadline)
+
+    def prepare(
+        self, view: View, rng: random.Random, deadline: float
+    ) -> tuple[Search, list[tuple[int, ...]]]:
+        """The search and its candidates, best first, built before ``deadline``.
+
+        Every step stops at the deadline, so a slow machine cannot overrun the budget
+        by more than one selection's scoring: its own selections are scored first (the
+        candidates are those scored in time, or one random legal selection if none
+        was), then the others' models (a seat not modelled in time plays uniformly).
+        """
         state, seat = view.state, view.seat
-        models: list[Model | None] = [
-            None if s == seat else _model(_scores(View(state, s), rng))
-            for s in range(state.setup.players)
-        ]
-        mine = sorted(_scores(view, rng), key=lambda pair: -pair[1])  # stable: fixed order
-        self.last = Search(state, seat, models, rng)
-        return self.last.run([sel for sel, _ in mine[:CANDIDATES]], self.clock, deadline)
+        mine = _scores(view, rng, self.clock, deadline)
+        if not mine:
+            mine = [(rng.choice(legal_selections(view)), 0.0)]
+        mine.sort(key=lambda pair: -pair[1])  # stable: ties keep the fixed order
+        models: list[Model | None] = []
+        for s in range(state.setup.players):
+            other = View(state, s)
+            scored = [] if s == seat else _scores(other, rng, self.clock, deadline)
+            if s == seat:
+                models.append(None)
+            elif len(scored) < len(legal_selections(other)):
+                models.append(_model([(sel, 0.0) for sel in legal_selections(other)]))
+            else:
+                models.append(_model(scored))
+        return Search(state, seat, models, rng), [sel for sel, _ in mine[:CANDIDATES]]
 
     def trade(self, view: View, plays: Plays) -> int:
         return _normal_offer(view, plays)
