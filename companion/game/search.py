@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -101,9 +102,10 @@ class Search:
     def playout(self, mine: Selection) -> float:
         """The decided round with the others' plays drawn from their models, then
         ``ROLLOUT_ROUNDS`` of random play; the seat's score in the position reached."""
-        choices, rng = self.rng.choices, self.rng
+        rnd = self.rng.random
         own = mask(mine)
-        plays = [own if d is None else choices(d[0], cum_weights=d[1])[0] for d in self._draws]
+        # random.choices with cum_weights, inlined: the same draw, without its set-up
+        plays = [own if d is None else d[0][bisect(d[1], rnd() * d[1][-1])] for d in self._draws]
         table = self._root.fork()
         table.play_known(plays, self.offers(table))
         k = table.setup.cards_per_round
@@ -112,7 +114,10 @@ class Search:
             # the Beggar until it brings every card back): score what is there
             if table.finished or min(map(card_count, table.hands)) < k:
                 break
-            drawn = [rng.choice(selections_of(hand, k)) for hand in table.hands]
+            drawn = []
+            for hand in table.hands:
+                some = selections_of(hand, k)
+                drawn.append(some[int(rnd() * len(some))])
             table.play_known(drawn, self.offers(table))
         return score_table(table, self.seat)
 
@@ -120,12 +125,13 @@ class Search:
         """Each seat's offer should it play the Trader: the best buy of VP over the 3:1
         end value, on the trader space the round starts from (it may be pushed back)."""
         space = table.rows[2]
+        known = self._offers
         out = []
         for goods in table.goods:
-            key = (space, goods)
-            if key not in self._offers:
-                self._offers[key] = best_offer(table.setup.board, space, goods)
-            out.append(self._offers[key])
+            offer = known.get((space, goods))
+            if offer is None:
+                offer = known[space, goods] = best_offer(table.setup.board, space, goods)
+            out.append(offer)
         return out
 
 

@@ -45,8 +45,8 @@ _CARDS_OF = tuple(tuple(sorted(cards)) for cards in _SETS)  # a mask's cards, as
 def advance_rows(rows: list[int], players: int) -> None:
     """The supply phase, in place: every row advances by the table's spaces, never past 15."""
     step = SUPPLY[players]
-    for i in range(3):
-        rows[i] = min(ROW_MAX, rows[i] + step)
+    vp, goods, trader = rows
+    rows[:] = (min(ROW_MAX, vp + step), min(ROW_MAX, goods + step), min(ROW_MAX, trader + step))
 
 
 def mask(cards: frozenset[int] | Sequence[int]) -> int:
@@ -227,10 +227,12 @@ class Table:
 
     def _supply(self, log: Log) -> None:
         """Every row advances by the table's spaces, never past 15."""
-        before = Rows(*self.rows) if log is not None else None
+        if log is None:
+            advance_rows(self.rows, self.setup.players)
+            return
+        before = Rows(*self.rows)
         advance_rows(self.rows, self.setup.players)
-        if log is not None:
-            log.append(Supply(before, Rows(*self.rows)))
+        log.append(Supply(before, Rows(*self.rows)))
 
     def _give_goods(self, seat: int, amount: int) -> int:
         """Add goods up to the cap of 15; returns the goods lost over it."""
@@ -295,7 +297,8 @@ class Table:
         held_by = []
         # Trades touch only the trader's own goods, so the order (most VP first) is
         # for the narration; it cannot change any number.
-        for seat in sorted(seats, key=lambda s: (-self.vp[s], s)):
+        order = seats if len(seats) == 1 else sorted(seats, key=lambda s: (-self.vp[s], s))
+        for seat in order:
             offer = self._offer(seat, offers)
             held = self.goods[seat]
             held_by.append((seat, held))
