@@ -12,7 +12,7 @@ checking and moving cards is integer arithmetic.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import combinations, permutations
 
 from .board import Quote
 from .cards import Card, Row
@@ -107,13 +107,13 @@ class Table:
 
     def check_seat(self, seat: int, cards: Sequence[int]) -> int:
         """One seat's selection as a bitmask, or IllegalPlayError saying what is wrong."""
-        m = 0
-        for card in cards:
-            if type(card) not in _CARD_TYPES or not 0 < card < 9 or m >> card & 1:
-                self._refuse(seat, cards)
-            m |= 1 << card
-        if len(cards) != self.setup.cards_per_round or m & ~self.hands[seat]:
-            self._refuse(seat, cards)
+        try:
+            m = _WRITTEN.get(tuple(cards)) if len(cards) == self.setup.cards_per_round else None
+        except TypeError:  # an unhashable "card": a list, say
+            m = None
+        # True and 1.0 hash as 1: the look-up finds them, the types refuse them
+        if m is None or m & ~self.hands[seat] or not _CARD_TYPES.issuperset(map(type, cards)):
+            self._refuse(seat, cards)  # finds what exactly is wrong
         return m
 
     def _read(self, plays: Plays) -> tuple[list[int], list[list[int]]]:
@@ -379,6 +379,8 @@ _SELECTIONS = tuple(
     tuple(tuple(mask(c) for c in combinations(_CARDS_OF[m], k)) for m in range(ALL_MASK + 1))
     for k in range(3)
 )  # [k][hand]: every selection of k cards, as bitmasks in ascending card order
+# Every way to write a selection of one or two different cards, to its bitmask.
+_WRITTEN = {cards: mask(cards) for k in (1, 2) for cards in permutations(range(1, 9), k)}
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
 _VP, _GOODS, _TRADER = range(3)
