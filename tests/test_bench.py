@@ -15,10 +15,15 @@ TABLE = {
 
 
 def test_bench_json(capsys):
-    assert main(["bench", "--json", "--games", "20", "--seed", "3", "--presses", "40"]) == 0
+    argv = ["bench", "--json", "--games", "20", "--seed", "3", "--presses", "40"]
+    assert main([*argv, "--decisions", "1"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["games"] == 20 and figures["seed"] == 3
     assert figures["engine_games_per_s"] > 0 and figures["engine_rounds_per_s"] > 0
+    assert figures["engine_playouts_per_s"] > 0 and figures["strong_playouts_per_decision"] > 0
+    budget = figures["strong_budget_ms"]
+    assert budget <= figures["strong_decision_ms_mean"] <= figures["strong_decision_ms_max"]
+    assert budget <= figures["pi_zero_2w_decision_ms_projected"]  # the budget plus a piece
     assert set(figures) >= TABLE
     assert figures["idle_pin_reads_per_s"] == 0  # an idle table reads no pin
     assert 0 < figures["lock_update_bytes"] < figures["full_frame_bytes"] // 8
@@ -39,5 +44,6 @@ def has_micropython() -> bool:
 
 
 def test_bench_text(capsys):
-    assert main(["bench", "--games", "5", "--presses", "8"]) == 0
-    assert "engine_games_per_s" in capsys.readouterr().out
+    assert main(["bench", "--games", "5", "--presses", "8", "--decisions", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "engine_playouts_per_s" in text and "a playout is the strong bot's" in text

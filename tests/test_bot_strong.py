@@ -12,17 +12,28 @@ import random
 import subprocess
 import sys
 
+import pytest
 from conftest import table
 
 from companion.game.boards import profile
-from companion.game.bots import NormalBot, StrongBot, View, _scores, play_bots, view_of
+from companion.game.bots import (
+    GUESSES,
+    NormalBot,
+    StrongBot,
+    View,
+    _scores,
+    legal_selections,
+    play_bots,
+    view_of,
+)
 from companion.game.randgame import random_board, random_game
 from companion.game.record import GameRecord
-from companion.game.search import best_offer, score
+from companion.game.search import ROLLOUT_ROUNDS, best_offer, score
 from companion.rules import Board, check_selection, new_game, outcome, play_round
+from companion.rules.table import Table
 
 GAMES = 24
-BUDGET_MS = 300  # with the fake clock: 299 playouts a decision
+BUDGET_MS = 400  # with the fake clock: about 300 playouts a decision, after the scoring
 
 
 def _clock():
@@ -41,35 +52,80 @@ def test_strong_wins_far_more_than_its_share_against_two_normal_bots() -> None:
         board = random_board(rng) if game % 2 else profile(rng.choice(["standard", "winter"]))
         winners = outcome(play_bots(bots, board).replay()).winners
         share += (seat in winners) / len(winners)
-    assert share / GAMES > 0.55  # 73% with these seeds
+    assert share / GAMES > 0.55  # 67% with these seeds
 
 
-def test_the_budget_on_the_clock_is_the_number_of_playouts() -> None:
+def test_the_budget_on_the_clock_is_the_number_of_clock_reads() -> None:
+    # After round 1 every hand holds 6 cards: 15 selections a seat, 45 for the three.
     view = View(play_round(new_game(3, profile("standard")), [[1, 2]] * 3), 1)
-    for budget in (10, 50):
+    for budget in (60, 100):
         bot = StrongBot(budget_ms=budget, clock=_clock())
         bot.cards(view)
         assert bot.last is not None
-        # one clock call sets the deadline, then one before every playout and a last one
-        assert bot.last.iterations == budget - 1
-        assert sum(arm.visits for arm in bot.last.arms) == budget - 1
+        # one read sets the deadline, one before each selection scored (45), one before
+        # every playout and a last one
+        assert bot.last.iterations == budget - 1 - 45
+        assert sum(arm.visits for arm in bot.last.arms) == budget - 1 - 45
 
 
-def test_with_no_time_to_search_it_plays_the_normal_bots_best() -> None:
+def _ms_clock():
+    return (ms / 1000 for ms in itertools.count()).__next__
+
+
+def test_with_time_only_to_score_its_own_plays_it_plays_the_normal_bots_best() -> None:
     record = random_game(random.Random(11), players=4)
     for n in range(0, len(record.rounds), 3):
         before = GameRecord(record.players, record.board, record.target, record.rounds[:n])
         view = view_of(before, n % 4)
-        bot = StrongBot(seed=2, budget_ms=1, clock=itertools.count(0, 1.0).__next__)
+        own = len(legal_selections(view))
+        bot = StrongBot(seed=2, budget_ms=own + 1, clock=_ms_clock())
         cards = bot.cards(view)
         assert bot.last is not None and bot.last.iterations == 0
         assert check_selection(view.state, view.seat, cards) == cards
-        # the same draws as the bot's: the others' models first, then its own scores
-        rng = bot._rng(view, "cards")
-        for seat in range(4):
-            if seat != view.seat:
-                _scores(View(view.state, seat), rng)
-        assert cards == max(_scores(view, rng), key=lambda pair: pair[1])[0]
+        # no other seat was modelled in time: each plays uniformly in the search
+        for m in bot.last.models:
+            assert m is None or m.cum_weights == tuple(range(1, len(m.selections) + 1))
+        expected = max(_scores(view, bot._rng(view, "cards")), key=lambda pair: pair[1])[0]
+        assert cards == expected
+
+
+def test_with_no_time_at_all_it_still_plays_a_legal_selection() -> None:
+    record = random_game(random.Random(12), players=3)
+    for n in range(0, len(record.rounds), 2):
+        before = GameRecord(record.players, record.board, record.target, record.rounds[:n])
+        view = view_of(before, n % 3)
+        bot = StrongBot(seed=n, budget_ms=0, clock=_ms_clock())
+        cards = bot.cards(view)
+        assert bot.last is not None and bot.last.iterations == 0
+        assert check_selection(view.state, view.seat, cards) == cards
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_no_piece_of_the_work_runs_past_the_deadline(monkeypatch, players) -> None:
+    # The fake clock counts work: every round the engine resolves is 1 ms. Whatever the
+    # budget, the bot stops within one piece of work (a selection scored against
+    # GUESSES guesses, or a playout of at most 1 + ROLLOUT_ROUNDS rounds) of it.
+    work = [0]
+    resolve = Table._resolve
+
+    def counted(self, *args) -> None:
+        work[0] += 1
+        resolve(self, *args)
+
+    monkeypatch.setattr(Table, "_resolve", counted)
+    record = random_game(random.Random(players), players=players)
+    piece = max(GUESSES, 1 + ROLLOUT_ROUNDS)
+    for budget in (0, 3, 40, 400):
+        for n in (0, len(record.rounds) // 2):
+            before = GameRecord(record.players, record.board, record.target, record.rounds[:n])
+            view = view_of(before, n % players)
+            work[0] = 0
+            bot = StrongBot(seed=n, budget_ms=budget, clock=lambda: work[0] / 1000)
+            cards = bot.cards(view)
+            assert check_selection(view.state, view.seat, cards) == cards
+            assert work[0] < budget + piece
+            if budget == 400:  # enough to score every seat and search
+                assert bot.last is not None and bot.last.iterations > 0
 
 
 def test_strong_takes_the_customs_when_the_others_can_only_feed_it() -> None:

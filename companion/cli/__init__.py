@@ -153,10 +153,30 @@ def _add_replay(sub) -> None:
 def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="measure the engine and the simulated table")
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    bench.add_argument("--games", type=games, default=2000, help="games to resolve (default 2000)")
+    bench.add_argument(
+        "--games",
+        type=games,
+        help="games to resolve (default 2000); with --bots, games per pairing (default 30)",
+    )
     bench.add_argument("--seed", type=seed, default=1, help="seed of the random games")
     bench.add_argument(
         "--presses", type=presses, default=2400, help="key presses in the long session (2400)"
+    )
+    bench.add_argument(
+        "--decisions", type=games, default=10, help="strong bot decisions timed (default 10)"
+    )
+    bench.add_argument(
+        "--bots",
+        action="store_true",
+        help="a bot tournament instead: strong, normal and easy in 3-seat games, "
+        "win rates with 95%% confidence intervals",
+    )
+    bench.add_argument(
+        "--budget-ms",
+        type=budget,
+        default=100,
+        metavar="N",
+        help="with --bots, the strong bot's time per decision (default 100)",
     )
     bench.add_argument("--part", choices=["all", "table"], default="all", help=argparse.SUPPRESS)
     bench.set_defaults(run=_run_bench)
@@ -324,10 +344,19 @@ def _run_config_show(args: argparse.Namespace) -> int:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
-    from .bench import bench_command
+    from .bench import bench_command, bots_command
 
+    if args.bots:
+        return bots_command(
+            games=args.games or 30,
+            seed=args.seed,
+            budget_ms=args.budget_ms,
+            as_json=args.json,
+            out=sys.stdout,
+        )
     return bench_command(
-        games=args.games,
+        games=args.games or 2000,
+        decisions=args.decisions,
         seed=args.seed,
         as_json=args.json,
         out=sys.stdout,
@@ -351,9 +380,9 @@ def _add_bot(sub) -> None:
     bot.add_argument(
         "--budget-ms",
         type=budget,
-        default=100,
+        default=400,
         metavar="N",
-        help="time per decision for the strong bot's search, 1..60000 ms (default 100); "
+        help="time per decision for the strong bot's search, 1..60000 ms (default 400); "
         "easy and normal answer at once and ignore it",
     )
     bot.set_defaults(run=_run_bot)

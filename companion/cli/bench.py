@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import subprocess
 import sys
@@ -29,6 +30,89 @@ def engine_games_per_s(games: int, seed: int) -> tuple[float, int]:
         record.replay()
     elapsed = time.perf_counter() - start
     return games / elapsed, rounds
+
+
+# How many times slower a Raspberry Pi Zero 2 W (Cortex-A53, 1 GHz) runs CPython than
+# one core of this kind of machine (x86-64, ~3 GHz). A projection, not a measurement:
+# a Pi 4 (A72, 1.5 GHz) runs pure-Python benchmarks about 4-5x slower than such a core,
+# and an A53 at 1 GHz does about 2.5x less per second than an A72 at 1.5 GHz.
+PI_ZERO_FACTOR = 12
+REPEAT = 3
+POSITIONS = 40  # mid-game positions the playout and decision figures are taken from
+
+
+def mid_game_views(seed: int, count: int = POSITIONS) -> list:
+    """3-seat positions halfway through random legal games, a seat to decide at each."""
+    from ..game.bots import View
+
+    rng = random.Random(seed)
+    views = []
+    for i in range(count):
+        record = random_game(rng, players=3)
+        before = record.rounds[: len(record.rounds) // 2]
+        state = type(record)(record.players, record.board, record.target, before).replay()
+        views.append(View(state, i % 3))
+    return views
+
+
+def engine_playouts_per_s(seed: int, playouts: int = 100) -> float:
+    """The strong bot's playouts per second on one core.
+
+    A playout is what its search repeats: from a mid-game position, the round being
+    decided with one candidate for the seat and the others' selections drawn from their
+    models, then one more round of random legal play, and the score of the position
+    reached. The searches are set up first; only the playouts are timed.
+    """
+    from ..game.bots import StrongBot
+
+    searches = []
+    for i, view in enumerate(mid_game_views(seed)):
+        search, candidates = StrongBot(i).prepare(view, random.Random(i), math.inf)
+        searches.append((search, candidates))
+    best = math.inf
+    for _ in range(REPEAT):  # the best of a few runs: a shared machine only slows it
+        start = time.perf_counter()
+        for search, candidates in searches:
+            for n in range(playouts):
+                search.playout(candidates[n % len(candidates)])
+        best = min(best, time.perf_counter() - start)
+    return len(searches) * playouts / best
+
+
+def decision_figures(seed: int, decisions: int, playouts_per_s: float) -> dict:
+    """The strong bot at its default budget on the real clock, here, and projected to a
+    Pi Zero 2 W: the budget plus the last piece of work (which ends past the deadline)
+    run ``PI_ZERO_FACTOR`` times slower; its playouts are what the budget leaves after
+    the set-up (scoring every seat's selections), at that speed."""
+    from ..game.bots import BUDGET_MS, StrongBot
+
+    per_playout = 1 / playouts_per_s
+    took, overran, playouts, zero_playouts = [], [], [], []
+    for i, view in enumerate(mid_game_views(seed, decisions)):
+        start = time.perf_counter()
+        StrongBot(i).prepare(view, random.Random(i), math.inf)
+        setup = time.perf_counter() - start
+        bot = StrongBot(i)
+        start = time.perf_counter()
+        bot.cards(view)
+        took.append(time.perf_counter() - start)
+        overran.append(max(0.0, took[-1] - BUDGET_MS / 1000))
+        playouts.append(bot.last.iterations if bot.last else 0)
+        left = BUDGET_MS / 1000 - setup * PI_ZERO_FACTOR
+        zero_playouts.append(max(0.0, left / (per_playout * PI_ZERO_FACTOR)))
+    return {
+        "strong_budget_ms": BUDGET_MS,
+        "strong_decision_ms_mean": round(1000 * sum(took) / len(took), 1),
+        "strong_decision_ms_max": round(1000 * max(took), 1),
+        "strong_playouts_per_decision": round(sum(playouts) / len(playouts)),
+        "pi_zero_2w_factor": PI_ZERO_FACTOR,
+        "pi_zero_2w_decision_ms_projected": round(
+            BUDGET_MS + 1000 * max(overran) * PI_ZERO_FACTOR, 1
+        ),
+        "pi_zero_2w_playouts_per_decision_projected": round(
+            sum(zero_playouts) / len(zero_playouts)
+        ),
+    }
 
 
 def table_figures(presses: int = 200, session: int = 2400) -> dict:
@@ -167,8 +251,24 @@ def _long_session(sim, presses: int) -> int:
     return rounds
 
 
+NOTES = (
+    "engine: one core; a game is a random legal game replayed from its record, checked;",
+    "a playout is the strong bot's: from a mid-game 3-seat position, the round decided",
+    "with the others' plays drawn from their models, one random round after it, scored.",
+    "strong: decisions at the default budget on the real clock here; pi_zero_2w_* are a",
+    f"projection (CPython {PI_ZERO_FACTOR}x slower there than on one core here), not measured.",
+)
+
+
 def bench_command(
-    *, games: int, seed: int, as_json: bool, out: TextIO, part: str = "all", presses: int = 2400
+    *,
+    games: int,
+    seed: int,
+    as_json: bool,
+    out: TextIO,
+    part: str = "all",
+    presses: int = 2400,
+    decisions: int = 10,
 ) -> int:
     if part == "table":  # run in a process of its own, so its peak memory is its own
         out.write(json.dumps(table_figures(session=presses)) + "\n")
@@ -177,9 +277,11 @@ def bench_command(
     figures = {
         "engine_games_per_s": round(per_s, 1),
         "engine_rounds_per_s": round(per_s * rounds / games, 1),
+        "engine_playouts_per_s": round(playouts_per_s := engine_playouts_per_s(seed)),
         "games": games,
         "seed": seed,
     }
+    figures.update(decision_figures(seed, decisions, playouts_per_s))
     table = subprocess.run(
         [sys.executable, "-m", "companion", "bench", "--part", "table", "--presses", str(presses)],
         capture_output=True,
@@ -191,5 +293,43 @@ def bench_command(
         out.write(json.dumps(figures) + "\n")
     else:
         for key, value in figures.items():
-            out.write(f"{key:>24}  {value}\n")
+            out.write(f"{key:>42}  {value}\n")
+        out.write("".join(f"  {line}\n" for line in NOTES))
+    return 0
+
+
+def bots_command(*, games: int, seed: int, budget_ms: int, as_json: bool, out: TextIO) -> int:
+    """``companion bench --bots``: every pairing of strengths, as a table or JSON."""
+    from ..game.tournament import ORDERS, SEATS, tournament
+
+    if games % len(ORDERS):
+        sys.stderr.write(
+            f"companion bench --bots: --games {games}: give a multiple of {len(ORDERS)}, "
+            f"so that each side holds every seat equally often\n"
+        )
+        return 2
+    pairings = tournament(games, seed, budget_ms)
+    if as_json:
+        doc = {
+            "seats": SEATS,
+            "games": games,
+            "seed": seed,
+            "budget_ms": budget_ms,
+            "pairings": [p.as_dict() for p in pairings],
+        }
+        out.write(json.dumps(doc) + "\n")
+        return 0
+    out.write(
+        f"{SEATS}-seat games, {games} a pairing, seed {seed}, strong bot {budget_ms} ms a "
+        f"decision.\nEach side holds one seat or two, in all {len(ORDERS)} seat orders in "
+        "turn: equal bots would win 50%.\nA win shared between the sides counts 1/2 to "
+        "each; the interval is Wilson's, 95%.\n\n"
+    )
+    out.write(f"{'pairing':<18}{'games':>6}{'wins':>7}{'shared':>7}{'win rate':>10}  95% CI\n")
+    for p in pairings:
+        low, high = p.interval
+        out.write(
+            f"{p.first + ' vs ' + p.second:<18}{p.games:>6}{p.wins:>7g}{p.shared:>7}"
+            f"{p.rate:>10.1%}  {low:.1%} .. {high:.1%}\n"
+        )
     return 0

@@ -34,12 +34,15 @@ from ..rules import (
     resolve_round,
 )
 from ..rules.errors import shown
+from ..rules.table import Table, mask
 from .record import GameRecord, RoundRecord
 from .search import Clock, Model, Search
 
 Plays = Sequence[Sequence[int]]
 STRENGTHS = ("easy", "normal", "strong")
-BUDGET_MS = 100  # the strong bot's default time per decision
+# The strong bot's default time per decision: with the last piece of work past the
+# deadline, about 0.41 s on a Pi Zero 2 W by `companion bench`'s projection (at most 0.5 s).
+BUDGET_MS = 400
 
 
 class BotRequestError(CompanionError, ValueError):
@@ -174,20 +177,29 @@ def _normal_offer(view: View, plays: Plays) -> int:
     return 0 if choice is None else _best_offer(choice)[0]
 
 
-def _scores(view: View, rng: random.Random) -> list[tuple[tuple[int, ...], float]]:
-    """Every legal selection of the seat with the normal bot's score, in a fixed order."""
+def _scores(
+    view: View, rng: random.Random, clock: Clock | None = None, deadline: float = math.inf
+) -> list[tuple[tuple[int, ...], float]]:
+    """The seat's legal selections with the normal bot's score, in a fixed order.
+
+    With a ``clock``, selections are scored until it passes ``deadline``: those scored
+    by then, possibly none.
+    """
     state, seat = view.state, view.seat
     k = state.setup.cards_per_round
     guesses = [
-        [tuple(rng.sample(sorted(state.hands[s]), k)) for s in range(state.setup.players)]
+        [mask(rng.sample(sorted(state.hands[s]), k)) for s in range(state.setup.players)]
         for _ in range(GUESSES)
     ]
+    root, trades = Table(state), _TradeValues(state.setup.board)
     scored = []
     for mine in legal_selections(view):
+        if clock is not None and clock() >= deadline:
+            break
         total = 0.0
         for guess in guesses:
-            guess[seat] = mine
-            total += _gain(state, guess, seat)
+            guess[seat] = mask(mine)
+            total += _gain(root, guess, seat, trades)
         scored.append((mine, total / GUESSES))
     return scored
 
@@ -198,22 +210,37 @@ def _best_offer(choice: TradeChoice) -> tuple[int, float]:
     return spent, vp - spent * GOOD_VP
 
 
-def _gain(state: GameState, plays: Plays, seat: int) -> float:
-    result = resolve_round(state, plays)
-    after = result.state
-    trades = {c.seat: _best_offer(c)[1] for c in choices_in(result)}
+class _TradeValues(dict):
+    """``_best_offer``'s value by (trader space, goods held), worked out once each."""
 
-    def value(s: int) -> float:
-        return (
-            after.vp[s]
-            - state.vp[s]
-            + (after.goods[s] - state.goods[s]) * GOOD_VP
-            + len(after.hands[s]) * CARD_VP
-            + trades.get(s, 0.0)
-        )
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
 
-    others = [value(s) for s in range(state.setup.players) if s != seat]
-    return value(seat) - sum(others) / len(others)
+    def __missing__(self, key: tuple[int, int]) -> float:
+        space, held = key
+        value = self[key] = _best_offer(TradeChoice(-1, held, space, self.board))[1]
+        return value
+
+
+def _gain(root: Table, plays: list[int], seat: int, trades: _TradeValues) -> float:
+    """The normal bot's score of one round's plays (bitmasks) for ``seat``."""
+    table = root.fork()
+    table.play_known(plays)
+    worth = [0.0] * len(plays)
+    if table.trades is not None:
+        space, held_by = table.trades
+        for s, held in held_by:
+            worth[s] = trades[space, held]
+    vp0, goods0 = root.vp, root.goods
+    vp, goods, hands = table.vp, table.goods, table.hands
+    values = [
+        vp[s] - vp0[s] + (goods[s] - goods0[s]) * GOOD_VP + hands[s].bit_count() * CARD_VP
+        for s in range(len(plays))
+    ]
+    values = [v + w for v, w in zip(values, worth, strict=True)]
+    mine = values.pop(seat)
+    return mine - sum(values) / len(values)
 
 
 CANDIDATES = 8  # the strong bot searches the normal bot's best few selections
@@ -241,14 +268,35 @@ class StrongBot(_Seeded):
     def cards(self, view: View) -> tuple[int, ...]:
         deadline = self.clock() + self.budget_ms / 1000
         rng = self._rng(view, "cards")
+        self.last, candidates = self.prepare(view, rng, deadline)
+        return self.last.run(candidates, self.clock, deadline)
+
+    def prepare(
+        self, view: View, rng: random.Random, deadline: float
+    ) -> tuple[Search, list[tuple[int, ...]]]:
+        """The search and its candidates, best first, built before ``deadline``.
+
+        Every step stops at the deadline, so a slow machine cannot overrun the budget
+        by more than one selection's scoring: its own selections are scored first (the
+        candidates are those scored in time, or one random legal selection if none
+        was), then the others' models (a seat not modelled in time plays uniformly).
+        """
         state, seat = view.state, view.seat
-        models: list[Model | None] = [
-            None if s == seat else _model(_scores(View(state, s), rng))
-            for s in range(state.setup.players)
-        ]
-        mine = sorted(_scores(view, rng), key=lambda pair: -pair[1])  # stable: fixed order
-        self.last = Search(state, seat, models, rng)
-        return self.last.run([sel for sel, _ in mine[:CANDIDATES]], self.clock, deadline)
+        mine = _scores(view, rng, self.clock, deadline)
+        if not mine:
+            mine = [(rng.choice(legal_selections(view)), 0.0)]
+        mine.sort(key=lambda pair: -pair[1])  # stable: ties keep the fixed order
+        models: list[Model | None] = []
+        for s in range(state.setup.players):
+            other = View(state, s)
+            scored = [] if s == seat else _scores(other, rng, self.clock, deadline)
+            if s == seat:
+                models.append(None)
+            elif len(scored) < len(legal_selections(other)):
+                models.append(_model([(sel, 0.0) for sel in legal_selections(other)]))
+            else:
+                models.append(_model(scored))
+        return Search(state, seat, models, rng), [sel for sel, _ in mine[:CANDIDATES]]
 
     def trade(self, view: View, plays: Plays) -> int:
         return _normal_offer(view, plays)

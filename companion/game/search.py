@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..rules import Board, GameState, outcome, play_round
+from ..rules import Board, GameState, outcome
+from ..rules.table import Table, card_count, mask, selections_of
 from ..rules.tables import END_RATE
 
 Clock = Callable[[], float]  # seconds, from any origin
@@ -52,7 +54,11 @@ class Arm:
 
 @dataclass(slots=True)
 class Search:
-    """One decision's search; ``iterations`` is how many playouts it made."""
+    """One decision's search; ``iterations`` is how many playouts it made.
+
+    Playouts run on the engine's working ``Table``: the position is copied, not rebuilt,
+    and the drawn selections (legal by construction) are played without re-checking.
+    """
 
     state: GameState
     seat: int
@@ -61,6 +67,15 @@ class Search:
     arms: list[Arm] = field(default_factory=list)
     iterations: int = 0
     _offers: dict[tuple[int, int], int] = field(default_factory=dict)
+    _root: Table = field(init=False)
+    _draws: list[tuple[list[int], tuple[float, ...]] | None] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._root = Table(self.state)
+        self._draws = [
+            None if m is None else ([mask(sel) for sel in m.selections], m.cum_weights)
+            for m in self.models
+        ]
 
     def run(self, candidates: Sequence[Selection], clock: Clock, deadline: float) -> Selection:
         """The candidate with the best mean score when the clock passes ``deadline``;
@@ -85,28 +100,38 @@ class Search:
         return max(self.arms, key=lambda a: a.mean + EXPLORE * math.sqrt(log_n / a.visits))
 
     def playout(self, mine: Selection) -> float:
-        plays = [mine if m is None else m.draw(self.rng) for m in self.models]
-        state = play_round(self.state, plays, self.offers(self.state))
-        k = state.setup.cards_per_round
+        """The decided round with the others' plays drawn from their models, then
+        ``ROLLOUT_ROUNDS`` of random play; the seat's score in the position reached."""
+        rnd = self.rng.random
+        own = mask(mine)
+        # random.choices with cum_weights, inlined: the same draw, without its set-up
+        plays = [own if d is None else d[0][bisect(d[1], rnd() * d[1][-1])] for d in self._draws]
+        table = self._root.fork()
+        table.play_known(plays, self.offers(table))
+        k = table.setup.cards_per_round
         for _ in range(ROLLOUT_ROUNDS):
             # a hand short of a selection is only met in made-up positions (a hand keeps
             # the Beggar until it brings every card back): score what is there
-            if state.finished or min(map(len, state.hands)) < k:
+            if table.finished or min(map(card_count, table.hands)) < k:
                 break
-            plays = [self.rng.sample(sorted(hand), k) for hand in state.hands]
-            state = play_round(state, plays, self.offers(state))
-        return score(state, self.seat)
+            drawn = []
+            for hand in table.hands:
+                some = selections_of(hand, k)
+                drawn.append(some[int(rnd() * len(some))])
+            table.play_known(drawn, self.offers(table))
+        return score_table(table, self.seat)
 
-    def offers(self, state: GameState) -> list[int]:
+    def offers(self, table: Table) -> list[int]:
         """Each seat's offer should it play the Trader: the best buy of VP over the 3:1
         end value, on the trader space the round starts from (it may be pushed back)."""
-        space = state.rows.trader
+        space = table.rows[2]
+        known = self._offers
         out = []
-        for goods in state.goods:
-            key = (space, goods)
-            if key not in self._offers:
-                self._offers[key] = best_offer(state.setup.board, space, goods)
-            out.append(self._offers[key])
+        for goods in table.goods:
+            offer = known.get((space, goods))
+            if offer is None:
+                offer = known[space, goods] = best_offer(table.setup.board, space, goods)
+            out.append(offer)
         return out
 
 
@@ -119,12 +144,18 @@ def best_offer(board: Board, space: int, goods: int) -> int:
 def score(state: GameState, seat: int) -> float:
     """The seat's margin over the best other seat (VP, goods at 3:1, cards in hand),
     plus ``WIN`` for a game it won and minus it for one another seat won."""
+    return score_table(Table(state), seat)
 
-    def value(s: int) -> float:
-        return state.vp[s] + state.goods[s] / END_RATE + len(state.hands[s]) * CARD_VALUE
 
-    margin = value(seat) - max(value(s) for s in range(state.setup.players) if s != seat)
-    if not state.finished:
+def score_table(table: Table, seat: int) -> float:
+    """``score`` of the position on a working table."""
+    vp, goods, hands = table.vp, table.goods, table.hands
+    values = [
+        vp[s] + goods[s] / END_RATE + hands[s].bit_count() * CARD_VALUE for s in range(len(vp))
+    ]
+    mine = values.pop(seat)
+    margin = mine - max(values)
+    if not table.finished:
         return margin
-    winners = outcome(state).winners
+    winners = outcome(table.state()).winners
     return margin + (WIN / len(winners) if seat in winners else -WIN)

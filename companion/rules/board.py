@@ -51,11 +51,15 @@ class Board:
     verified: bool = True
     # _fronts[space]: the rates worth using there (none is both dearer and worth less).
     _fronts: tuple[tuple[Rate, ...], ...] = field(init=False, repr=False, compare=False)
+    # _quotes[space][g]: the best trade with up to g goods there, looked up per trade.
+    _quotes: tuple[tuple[Quote, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_size(self.rates)
         _check_rates(self.rates)
-        object.__setattr__(self, "_fronts", _fronts(self.rates))
+        fronts = _fronts(self.rates)
+        object.__setattr__(self, "_fronts", fronts)
+        object.__setattr__(self, "_quotes", tuple(map(_best_trades, fronts)))
 
     @classmethod
     def from_rates(cls, rates: Sequence[object], name: str | None = None, verified: bool = True):
@@ -86,7 +90,7 @@ class Board:
         """
         if offer < 0:
             raise ValueError(f"a trade offer is a number of goods, got {shown(offer)}")
-        return _best_trades(self._fronts[space])[min(offer, GOODS_MAX)]
+        return self._quotes[space][min(offer, GOODS_MAX)]
 
     def offers(self, space: int, goods: int) -> list[Quote]:
         """Every trade worth making with ``goods`` goods on ``space``, cheapest first.
@@ -94,7 +98,7 @@ class Board:
         One quote per reachable VP total, each at the fewest goods that buy it; the
         first is always the empty trade.
         """
-        row = _best_trades(self._fronts[space])
+        row = self._quotes[space]
         return sorted({row[g] for g in range(min(goods, GOODS_MAX) + 1)})
 
     def cheapest(self, space: int) -> int | None:

@@ -12,6 +12,7 @@ checking and moving cards is integer arithmetic.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import combinations, permutations
 
 from .board import Quote
 from .cards import Card, Row
@@ -37,26 +38,41 @@ Log = list[Step] | None
 
 ALL_MASK = 0b1_1111_1110  # cards 1..8
 _SETS = tuple(frozenset(c for c in range(1, 9) if m >> c & 1) for m in range(ALL_MASK + 1))
+_MASKS = {_SETS[m]: m for m in range(0, ALL_MASK + 1, 2)}  # bit 0 is no card
+_CARDS_OF = tuple(tuple(sorted(cards)) for cards in _SETS)  # a mask's cards, ascending
 
 
 def advance_rows(rows: list[int], players: int) -> None:
     """The supply phase, in place: every row advances by the table's spaces, never past 15."""
     step = SUPPLY[players]
-    for i in range(3):
-        rows[i] = min(ROW_MAX, rows[i] + step)
+    vp, goods, trader = rows
+    rows[:] = (min(ROW_MAX, vp + step), min(ROW_MAX, goods + step), min(ROW_MAX, trader + step))
 
 
 def mask(cards: frozenset[int] | Sequence[int]) -> int:
+    known = _MASKS.get(cards) if type(cards) is frozenset else None
+    if known is not None:  # the hands of states: one lookup, not a loop
+        return known
     m = 0
     for c in cards:
         m |= 1 << c
     return m
 
 
+def card_count(m: int) -> int:
+    """Cards in a bitmask (``int.bit_count`` as a function, for ``map``)."""
+    return m.bit_count()
+
+
+def selections_of(hand: int, k: int) -> tuple[int, ...]:
+    """Every selection of ``k`` cards from the bitmask ``hand``, as bitmasks."""
+    return _SELECTIONS[k][hand]
+
+
 class Table:
     """A game in progress, changed in place one round at a time."""
 
-    __slots__ = ("discards", "goods", "hands", "round", "rows", "setup", "vp")
+    __slots__ = ("discards", "goods", "hands", "round", "rows", "setup", "trades", "vp")
 
     def __init__(self, state: GameState):
         self.setup = state.setup
@@ -66,6 +82,9 @@ class Table:
         self.hands = [mask(h) for h in state.hands]
         self.discards = [mask(d) for d in state.discards]
         self.rows = list(state.rows)
+        # What the last round's Traders faced, (space, ((seat, goods held), ...)) in
+        # trading order, or None: bots value a trade without the round's written steps.
+        self.trades: tuple[int, tuple[tuple[int, int], ...]] | None = None
 
     def state(self) -> GameState:
         return GameState(
@@ -88,13 +107,13 @@ class Table:
 
     def check_seat(self, seat: int, cards: Sequence[int]) -> int:
         """One seat's selection as a bitmask, or IllegalPlayError saying what is wrong."""
-        m = 0
-        for card in cards:
-            if type(card) not in _CARD_TYPES or not 0 < card < 9 or m >> card & 1:
-                self._refuse(seat, cards)
-            m |= 1 << card
-        if len(cards) != self.setup.cards_per_round or m & ~self.hands[seat]:
-            self._refuse(seat, cards)
+        try:
+            m = _WRITTEN.get(tuple(cards)) if len(cards) == self.setup.cards_per_round else None
+        except TypeError:  # an unhashable "card": a list, say
+            m = None
+        # True and 1.0 hash as 1: the look-up finds them, the types refuse them
+        if m is None or m & ~self.hands[seat] or not _CARD_TYPES.issuperset(map(type, cards)):
+            self._refuse(seat, cards)  # finds what exactly is wrong
         return m
 
     def _read(self, plays: Plays) -> tuple[list[int], list[list[int]]]:
@@ -132,6 +151,29 @@ class Table:
             )
         for seat in seats_of[Card.TRADER]:
             self._offer(seat, offers)  # refuse a bad offer before anything changes
+        self._resolve(selections, seats_of, offers, log)
+
+    def fork(self) -> Table:
+        """An independent copy, for playing out a position without building states."""
+        twin = Table.__new__(Table)
+        twin.setup, twin.round, twin.rows = self.setup, self.round, self.rows[:]
+        twin.vp, twin.goods = self.vp[:], self.goods[:]
+        twin.hands, twin.discards = self.hands[:], self.discards[:]
+        twin.trades = None
+        return twin
+
+    def play_known(self, selections: Sequence[int], offers: Sequence[int] = ()) -> None:
+        """Play one round from selections already known legal, as bitmasks of cards in
+        hand (a search draws them from the hands): ``play`` without its checks, nothing
+        written down. The same rules run; only the refusals are skipped."""
+        seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
+        for seat, m in enumerate(selections):
+            for card in _CARDS_OF[m]:
+                seats_of[card].append(seat)
+        self._resolve(selections, seats_of, offers, None)
+
+    def _resolve(self, selections, seats_of: list[list[int]], offers, log: Log) -> None:
+        self.trades = None
         self._supply(log)
         for card in range(1, 9):
             if seats_of[card]:
@@ -185,10 +227,12 @@ class Table:
 
     def _supply(self, log: Log) -> None:
         """Every row advances by the table's spaces, never past 15."""
-        before = Rows(*self.rows) if log is not None else None
+        if log is None:
+            advance_rows(self.rows, self.setup.players)
+            return
+        before = Rows(*self.rows)
         advance_rows(self.rows, self.setup.players)
-        if log is not None:
-            log.append(Supply(before, Rows(*self.rows)))
+        log.append(Supply(before, Rows(*self.rows)))
 
     def _give_goods(self, seat: int, amount: int) -> int:
         """Add goods up to the cap of 15; returns the goods lost over it."""
@@ -250,17 +294,21 @@ class Table:
         before = self.rows[_TRADER]
         space = max(0, before - TRADER_PUSHBACK * (len(seats) - 1))
         gains = []
+        held_by = []
         # Trades touch only the trader's own goods, so the order (most VP first) is
         # for the narration; it cannot change any number.
-        for seat in sorted(seats, key=lambda s: (-self.vp[s], s)):
+        order = seats if len(seats) == 1 else sorted(seats, key=lambda s: (-self.vp[s], s))
+        for seat in order:
             offer = self._offer(seat, offers)
             held = self.goods[seat]
+            held_by.append((seat, held))
             quote = board.quote(space, min(offer, held)) if offer else _NO_TRADE
             self.goods[seat] = held - quote.spent
             self.vp[seat] += quote.vp
             if log is not None:
                 gains.append(TradeGain(seat, quote.vp, -quote.spent, 0, offer, held))
         self.rows[_TRADER] = 0
+        self.trades = (space, tuple(held_by))
         if log is not None:
             log.append(Trade(before, space, tuple(board.available(space)), tuple(gains)))
 
@@ -327,6 +375,12 @@ def _listed(m: int) -> str:
 _CARD_TYPES = {int, Card}  # not bool, not float: True == 1 and 1.0 == 1 are not cards
 _NO_TRADE = Quote(0, 0)
 _NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
+_SELECTIONS = tuple(
+    tuple(tuple(mask(c) for c in combinations(_CARDS_OF[m], k)) for m in range(ALL_MASK + 1))
+    for k in range(3)
+)  # [k][hand]: every selection of k cards, as bitmasks in ascending card order
+# Every way to write a selection of one or two different cards, to its bitmask.
+_WRITTEN = {cards: mask(cards) for k in (1, 2) for cards in permutations(range(1, 9), k)}
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
 _VP, _GOODS, _TRADER = range(3)
