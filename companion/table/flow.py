@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import bots as _bots
 from . import menu as _menu
 from . import round as _round
 from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect, Stuck
 from .events import (
+    BotChose,
     HostDown,
     HostKey,
     HostPress,
@@ -49,7 +51,13 @@ Step = tuple[Flow, tuple[Effect, ...]]
 
 
 def step(flow: Flow, event: object, now: float) -> Step:
-    """The next flow after ``event`` at time ``now``, and the effects it asks for."""
+    """The next flow after ``event`` at time ``now``, and the effects it asks for (the
+    bots to ask among them, when the seats start choosing)."""
+    after, effects = _step(flow, event, now)
+    return after, effects + _bots.asks(flow, after)
+
+
+def _step(flow: Flow, event: object, now: float) -> Step:
     if flow.notice is not None and now >= flow.notice.until:
         flow = replace(flow, notice=None)
     if isinstance(event, HostDown | HostUp):
@@ -74,6 +82,8 @@ def step(flow: Flow, event: object, now: float) -> Step:
         return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
     if isinstance(event, PadDown | HostPress):
         return _act(flow, event, now)
+    if isinstance(event, BotChose):
+        return _bots.chose(flow, event, now)
     return flow, ()  # a key coming up on a pad means nothing
 
 
