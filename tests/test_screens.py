@@ -19,8 +19,8 @@ from PIL import Image
 
 from companion.game.settings import DeviceSettings
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
-from companion.table.effects import AskBot
-from companion.table.events import BotChose, HostDown, HostKey, HubMismatch, KeyStuck, PadDown
+from companion.table.bots import AskBot, BotChose
+from companion.table.events import HostDown, HostKey, HubMismatch, KeyStuck, PadDown
 from companion.table.setup import BOT_VALUES
 from companion.table.state import MENU_ITEMS
 from companion.ui.catalog import catalog, languages

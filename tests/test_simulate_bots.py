@@ -20,8 +20,7 @@ from companion.game.record import GameRecord
 from companion.rules import new_game
 from companion.storage import StateDir
 from companion.table import public_view
-from companion.table.effects import AskBot
-from companion.table.events import BotChose
+from companion.table.bots import AskBot, BotChose
 from companion.table.state import Phase
 from companion.ui.screens import draw
 

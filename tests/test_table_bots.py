@@ -13,8 +13,8 @@ from companion.game.bots import make_bot
 from companion.game.record import GameRecord
 from companion.rules import RecordError, play_round
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, public_view, start
-from companion.table.effects import AskBot
-from companion.table.events import BotChose, HostKey
+from companion.table.bots import AskBot, BotChose
+from companion.table.events import HostKey
 from companion.table.view import TradeView
 from companion.ui.catalog import catalog
 from companion.ui.screens import draw, screen

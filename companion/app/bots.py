@@ -19,8 +19,9 @@ from queue import SimpleQueue
 from ..game.bots import BUDGET_MS, make_bot
 from ..game.search import Clock
 from ..rules import CompanionError
-from ..table.effects import AskBot, Effect
-from ..table.events import BotChose, Event
+from ..table.bots import AskBot, BotChose
+from ..table.effects import Effect
+from ..table.events import Event
 
 Report = Callable[[str], None]
 _DONE = None  # put on the worker's queue by ``close``

@@ -1,4 +1,6 @@
 """Bots at the table's seats: the table asks, the app runs the bot, the table takes it.
+The question (an effect) and the answer (an event) live here, beside the code that makes
+and takes them.
 
 A bot may take a while (the strong one searches for its time budget), so the table never
 runs one inside a step: when a round's choosing begins it returns an ``AskBot`` effect
@@ -9,18 +11,40 @@ every strength (one resolution of the revealed round), so the table decides it a
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from ..game.bots import View as BotView
 from ..game.bots import make_bot
-from .effects import LOCKED, AskBot, Effect
-from .events import BotChose
+from ..rules import GameState
+from .effects import LOCKED, Effect
 from .state import Choosing, Flow, Phase, Resolving
+
+
+@dataclass(frozen=True, slots=True)
+class AskBot:
+    """An effect: the seats start choosing (a new round, or back from the menu) with the bot
+    at ``view.seat`` still to choose. Run a bot of ``strength`` on ``view`` (the public
+    state and that seat, nothing of the others' choices) and put its ``BotChose``."""
+
+    view: BotView
+    strength: str
+
+
+@dataclass(frozen=True, slots=True)
+class BotChose:
+    """An event: a bot's cards for ``seat``, chosen from ``state`` (the game when it was
+    asked). The table takes them only while that seat still chooses in that state: an
+    answer that comes after an undo, a new game or from the menu is dropped."""
+
+    seat: int
+    state: GameState = field(repr=False)
+    cards: tuple[int, ...] = field(repr=False)  # SECRET until the reveal
+
 
 TRADE_SEED = 0  # every strength trades by a fixed rule; easy's random offer uses this seed
 
 
-def asks(before: Flow, after: Flow) -> tuple[Effect, ...]:
+def asks(before: Flow, after: Flow) -> tuple[AskBot, ...]:
     """The bots to ask after a step from ``before`` to ``after``: every bot seat still to
     choose, when the seats start choosing (a new round, or back from the menu: an answer
     that came while the menu was open was dropped)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ..game.bots import View as BotView
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings
 from .events import HostKey, KeyStuck
@@ -64,14 +63,4 @@ class Stuck:
     key: KeyStuck | HostKey
 
 
-@dataclass(frozen=True, slots=True)
-class AskBot:
-    """A round begins (or the game comes back from the menu) with the bot at ``view.seat``
-    still to choose: run a bot of ``strength`` on ``view`` (the public state and that
-    seat, nothing of the others' choices) and put its ``BotChose`` on the queue."""
-
-    view: BotView
-    strength: str
-
-
-Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck | AskBot
+Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck

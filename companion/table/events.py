@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
-
-from ..rules import GameState
 
 
 class HostKey(enum.Enum):
@@ -94,29 +92,7 @@ class HubMismatch:
     ours: int
 
 
-@dataclass(frozen=True, slots=True)
-class BotChose:
-    """A bot's cards for ``seat``, chosen from ``state`` (the game when it was asked). The
-    table takes them only while that seat still chooses in that state: an answer that
-    comes after an undo, a new game or a lock is dropped."""
-
-    seat: int
-    state: GameState = field(repr=False)
-    cards: tuple[int, ...] = field(repr=False)  # SECRET until the reveal
-
-
-Event = (
-    PadDown
-    | PadUp
-    | HostDown
-    | HostUp
-    | HostPress
-    | Tick
-    | SaveFailed
-    | KeyStuck
-    | HubMismatch
-    | BotChose
-)
+Event = PadDown | PadUp | HostDown | HostUp | HostPress | Tick | SaveFailed | KeyStuck | HubMismatch
 Put = Callable[[Event], None]
 
 

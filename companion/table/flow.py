@@ -17,7 +17,6 @@ from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect, Stuck
 from .events import (
-    BotChose,
     HostDown,
     HostKey,
     HostPress,
@@ -68,6 +67,8 @@ def _step(flow: Flow, event: object, now: float) -> Step:
         flow, told = _stuck_buttons(flow, now)
         flow, effects = _tick(flow, now)
         return flow, told + effects
+    if isinstance(event, _bots.BotChose):
+        return _bots.chose(flow, event, now)
     if isinstance(event, SaveFailed):
         return notice(flow, "notice.save_failed", now, reason=event.reason), ()
     if isinstance(event, KeyStuck):  # the pad's source ignores the key until it is up
@@ -82,8 +83,6 @@ def _step(flow: Flow, event: object, now: float) -> Step:
         return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
     if isinstance(event, PadDown | HostPress):
         return _act(flow, event, now)
-    if isinstance(event, BotChose):
-        return _bots.chose(flow, event, now)
     return flow, ()  # a key coming up on a pad means nothing
 
 
