@@ -170,7 +170,7 @@ def test_run_plays_without_a_display_and_picks_it_up(tmp_path, monkeypatch, mock
         app.refresh()
         for pad in (0, 1):
             app.handle(PadDown(pad, 3))
-        for _ in range(4):  # the seats, the options as they are, and start
+        for _ in range(5):  # the seats, the options as they are (no bot), and start
             app.handle(HostPress(HostKey.OK))
         seen.append((app.flow.phase, app.flow.pads, panel.image().getbbox()))
         panel.answering = True

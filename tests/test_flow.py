@@ -132,9 +132,13 @@ def test_trader_dialog_on_the_seats_own_pad():
 
 def test_setup_join_options_and_start():
     table = Driver(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)))
-    table.press(2, 5)
-    table.ok()  # one seat is not a game
+    table.ok()  # nobody seated is not a game
     assert table.view.phase is Phase.JOIN and table.beeps[-1] is Sound.REFUSED
+    table.press(2, 5)
+    table.ok()  # one person: on to the options, where bots may take seats
+    assert table.view.phase is Phase.OPTIONS
+    table.key(HostKey.LEFT)  # ◀ on the first item: back to the seats
+    assert table.view.phase is Phase.JOIN
     table.press(0, 1)
     table.press(2, 3)  # already in
     assert table.view.body.joined == (True, False, True, False, False, False)
@@ -146,9 +150,10 @@ def test_setup_join_options_and_start():
     table.key(HostKey.RIGHT)  # there is no target past the last: refused, nothing changes
     assert table.beeps[-1] is Sound.REFUSED and table.view.body.target == 45
     table.ok()
-    table.key(HostKey.LEFT)  # ◀ on start: back to the target
+    table.key(HostKey.LEFT)  # ◀ on "add a bot": back to the target
     assert table.view.body.cursor == 1
     table.ok()
+    table.ok()  # no bot
     table.ok()  # start
     assert table.view.phase is Phase.SELECT
     setup = table.flow.game.state.setup
@@ -243,8 +248,8 @@ def test_after_the_end_ok_sets_up_a_new_game_with_the_same_seats():
     table.ok()
     assert table.view.phase is Phase.JOIN and table.flow.pads == (0, 1, 2, 3)
     assert table.view.board is None  # no stale rows once the game is over
-    for _ in range(4):
-        table.ok()  # options: board, target, start
+    for _ in range(5):
+        table.ok()  # options: board, target, no bot, start
     assert table.view.phase is Phase.SELECT and table.view.body.round == 1
 
 
@@ -303,8 +308,8 @@ def test_a_new_game_after_the_ranking_keeps_the_finished_one_aside():
     table.ok()  # ended: the ranking
     table.ok()  # the same seats: on to the options
     seen = len(table.saves)
-    for _ in range(4):
-        table.ok()  # options: board, target, start
+    for _ in range(5):
+        table.ok()  # options: board, target, no bot, start
     assert table.view.phase is Phase.SELECT
     kept, began = table.saves[seen:]
     assert isinstance(kept, KeepAside) and isinstance(began, GameChanged)

@@ -19,7 +19,9 @@ from PIL import Image
 
 from companion.game.settings import DeviceSettings
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
+from companion.table.bots import AskBot, BotChose
 from companion.table.events import HostDown, HostKey, HubMismatch, KeyStuck, PadDown
+from companion.table.setup import BOT_VALUES
 from companion.table.state import MENU_ITEMS
 from companion.ui.catalog import catalog, languages
 from companion.ui.screens import Screen, Text, notice_box, pieces, render, screen, splash
@@ -132,7 +134,32 @@ def build() -> dict[str, Screen]:
     reveal.ok()
     reveal.ok()
     shots["over-6"] = shot(reveal)
+    _bot_shots(shots)
     return shots
+
+
+def _bot_shots(shots: dict) -> None:
+    """One person and two bots: the options, a bot thinking beside one locked, the reveal."""
+    setup = Driver(new_flow(BOARDS, FAST))
+    setup.press(0, 1)
+    for _ in range(3):
+        setup.ok()
+    for strengths in (("normal",), ("strong",)):
+        for _ in range(BOT_VALUES.index(strengths[0])):
+            setup.key(HostKey.RIGHT)
+        setup.ok()
+    setup.key(HostKey.LEFT)  # back on the second bot
+    shots["options-bots"] = shot(setup)
+    table = Driver(*start(new_flow(BOARDS, SLOW), 1, BOARDS[0], 30, 0.0, ("normal", "strong")))
+    table.wait(5)
+    first = next(e for e in table.effects if isinstance(e, AskBot))
+    table.send(BotChose(first.view.seat, first.view.state, (2, 5)))
+    table.press(0, 1)
+    shots["select-bots"] = shot(table)  # P1 placing, B2 locked, B3 thinking
+    table.press(0, 3)
+    table.send(BotChose(2, first.view.state, (4, 8)))
+    table.wait(3)
+    shots["reveal-bots"] = shot(table)
 
 
 def _played():

@@ -198,7 +198,7 @@ def test_a_good_table_becomes_the_next_games_board_verified():
     go_to_back(driver)
     for seat in (0, 1):
         driver.press(seat, 1)
-    for _ in range(4):  # Options, the board, the target, Start
+    for _ in range(5):  # Options, the board, the target, no bot, Start
         driver.ok()
     board = driver.flow.game.state.setup.board
     assert board.rates == OWN_RATES and board.verified

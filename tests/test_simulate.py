@@ -113,9 +113,8 @@ def test_unknown_board(tmp_path):
 
 
 def test_setup_through_the_pins(tmp_path):
-    script = "\n".join(
-        ["press P2 1", "press P4 8", "press OK", "press RIGHT", "press OK", "press OK", "press OK"]
-    )
+    seats = ["press P2 1", "press P4 8", "press OK"]
+    script = "\n".join([*seats, "press RIGHT", "press OK", "press OK", "press OK", "press OK"])
     (tmp_path / "setup.txt").write_text(script + "\n")
     code, out, err = simulate("--fast", "--script", str(tmp_path / "setup.txt"), "--json")
     assert code == 0, err

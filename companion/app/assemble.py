@@ -7,6 +7,7 @@ the app stops, the parts already open are closed again, in reverse order.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
@@ -26,6 +27,7 @@ from ..table import Flow, offer_resume
 from ..table.names import seat_names
 from ..table.state import with_volume
 from ..ui.catalog import Catalog, catalog
+from .bots import BotSeats
 from .config import Pins
 from .loop import App
 from .sinks import (
@@ -100,8 +102,11 @@ def assemble(
     clock: Callable[[], float] = time.monotonic,
     splash: float = 0.0,
     after_frame: Callable[[], None] | None = None,
+    bots: Callable[[Callable, Report], BotSeats] | None = None,
 ) -> Assembled:
-    """Open every part on ``stack`` and wire them to one app; the sources are started."""
+    """Open every part on ``stack`` and wire them to one app; the sources are started.
+    ``bots`` makes the bots' sink from the app's ``put`` and ``report`` (None: bots think
+    on a thread of their own, as on the device)."""
     keys = open_keys(stack, parts, report)
     beeper = keys.beeper
     oled = Oled(parts.luma, on_error=report)
@@ -109,6 +114,9 @@ def assemble(
     flow = with_volume(flow, beeper.has_volume)  # the settings offer a volume if it has one
     app = App(flow, display, words, sinks=[beeps(beeper.beep)], clock=clock, splash=splash)
     app.sinks.append(stuck_keys(report))
+    seats = (bots or _threaded_bots)(app.put, report)
+    stack.callback(seats.close)
+    app.sinks.append(seats)
     if store is not None:
         history = History(store.path, report=report)
         stack.callback(history.close)
@@ -121,6 +129,11 @@ def assemble(
     for source in (keys.pads, keys.buttons):
         source.start(app.put)
     return Assembled(app, oled, beeper, keys.pads)
+
+
+def _threaded_bots(put: Callable, report: Report) -> BotSeats:
+    # Seeded afresh at each power-on: the same position need not get the same answer.
+    return BotSeats(put, report, threaded=True, seed=random.randrange(2**32))
 
 
 def open_keys(stack: ExitStack, parts: Parts, report: Report) -> Keys:

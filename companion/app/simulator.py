@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from dataclasses import replace
 
 from PIL import Image
 
@@ -29,6 +30,7 @@ from ..table import FAST, TABLE, Flow, new_flow, start
 from ..table.events import HostKey, NameSet
 from ..ui.catalog import catalog, languages
 from .assemble import Parts, apply_settings, assemble, power_on
+from .bots import BotSeats, counting_clock
 from .config import defaults, shipped_pins
 from .loop import STOP
 from .script import Line
@@ -36,6 +38,10 @@ from .script import Line
 HOLD = 0.25  # the simulator's long press; the device holds 1 s
 HUB_READY = 30.0  # seconds the hub's firmware has to answer the first hello
 SPLASH = 1.5
+
+
+def _inline_bots(put, report) -> BotSeats:
+    return BotSeats(put, report, threaded=False, clock=counting_clock)
 
 
 class Simulator:
@@ -54,23 +60,26 @@ class Simulator:
         store: StateDir | None = None,
         lang: str | None = None,
         hub: Sequence[str] | None = None,
+        bots: Sequence[str] = (),
     ):
         """``hub``: the pads through the hub's firmware, started with this command line
-        (``simhub.firmware_command()``) behind a pty; None: the matrix on mock pins."""
+        (``simhub.firmware_command()``) behind a pty; None: the matrix on mock pins.
+        ``bots``: the strengths of bots seated after the people (``players`` of them, or
+        setup's default); they answer at once, the same on every run."""
         self.errors: list[str] = []
         self._on_frame = on_frame
         self._inputs = 0
         self.failure: BaseException | None = None  # what stopped the app thread, if anything
         self._stack = ExitStack()
         try:
-            self._open(players, board, target, fast, speed, controller, store, lang, hub)
+            self._open(players, board, target, fast, speed, controller, store, lang, hub, bots)
         except BaseException:
             self._stack.close()
             raise
         self._thread = threading.Thread(target=self._run_app, name="app", daemon=True)
         self._thread.start()
 
-    def _open(self, players, board, target, fast, speed, controller, store, lang, hub) -> None:
+    def _open(self, players, board, target, fast, speed, controller, store, lang, hub, bots):
         pins = shipped_pins()
         self.factory = SimFactory()
         self._stack.callback(self.factory.close)
@@ -88,10 +97,12 @@ class Simulator:
         timing = FAST if fast else TABLE.faster(speed)
         prefs, file, saved = self._prefs(store, board, target, lang)
         start_flow = new_flow(boards, timing, prefs=prefs, languages=tuple(languages()), hold=HOLD)
+        start_flow = replace(start_flow, choice=replace(start_flow.choice, bots=tuple(bots)))
         flow = power_on(start_flow, store, self.errors.append)
         effects: tuple = ()
         if players is not None:
-            flow, effects = start(flow, players, flow.board, prefs.target, time.monotonic())
+            now = time.monotonic()
+            flow, effects = start(flow, players, flow.board, prefs.target, now, tuple(bots))
         port = self.wiring.port if isinstance(self.wiring, SimulatedHub) else None
         parts = Parts(pins, luma, self.factory, hub=port)
         self.table = assemble(
@@ -103,6 +114,7 @@ class Simulator:
             report=self.errors.append,
             splash=0.0 if fast or players is not None else SPLASH,
             after_frame=self._frame if self._on_frame is not None else None,
+            bots=_inline_bots,
         )
         self.app = self.table.app
         if port is not None:

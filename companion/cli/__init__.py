@@ -84,7 +84,16 @@ def _add_simulate(sub) -> None:
         help="the table on simulated pins, the OLED drawn in the terminal",
         description="Run the companion on mock pins and a simulated OLED.",
     )
-    sim.add_argument("--players", type=players, metavar="N", help="skip setup: N seats, 2 to 6")
+    sim.add_argument(
+        "--players", type=people, metavar="N", help="skip setup: N people at pads 1..N, 1 to 6"
+    )
+    sim.add_argument(
+        "--bots",
+        type=bot_list,
+        default=(),
+        metavar="S,S..",
+        help="bots seated after the people: easy, normal or strong each (comma-separated)",
+    )
     # --board, --target and --lang win over the settings saved in --state-dir; not given,
     # those (else standard, 30 and en) apply.
     sim.add_argument("--board", help="board name or trader-rates JSON file")
@@ -275,6 +284,24 @@ def games(text: str) -> int:
 
 def players(text: str) -> int:
     return _whole(text, 2, 6, "players")
+
+
+def people(text: str) -> int:
+    return _whole(text, 1, 6, "players")
+
+
+def bot_list(text: str) -> tuple[str, ...]:
+    """Bots' strengths, comma-separated: at most five (one person at least, six seats)."""
+    from ..game.bots import STRENGTHS
+
+    bots = tuple(part.strip() for part in text.split(",")) if text.strip() else ()
+    wrong = next((b for b in bots if b not in STRENGTHS), None)
+    if wrong is not None or not 1 <= len(bots) <= 5:
+        known = ", ".join(STRENGTHS)
+        raise argparse.ArgumentTypeError(
+            f"bots are 1 to 5 of {known}, comma-separated, got {text[:40]!r}"
+        )
+    return bots
 
 
 def target(text: str) -> int:

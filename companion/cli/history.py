@@ -192,7 +192,13 @@ def _figures(t: dict) -> dict:
 
 def _names(game: Game, words: Catalog) -> list[str]:
     names = game.names or (None,) * game.record.players
-    return [name or words.seat(seat) for seat, name in enumerate(names)]
+    return [_bot(game, seat, words) or name or words.seat(seat) for seat, name in enumerate(names)]
+
+
+def _bot(game: Game, seat: int, words: Catalog) -> str | None:
+    """A bot's seat, named by its strength: "Bot (strong)", never mixed with a person's."""
+    strength = game.record.bot(seat)
+    return None if strength is None else words.t("history.bot", strength=words.t(f"bot.{strength}"))
 
 
 def _heads(words: Catalog, *keys: str) -> tuple[str, ...]:

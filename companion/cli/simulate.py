@@ -44,6 +44,7 @@ class Refused(CompanionError):
 
 def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
     try:
+        _check_seats(args.players, args.bots)
         board = named_board(args.board) if args.board is not None else None
         lines = _script(args.script)
         store = _store(args)
@@ -77,6 +78,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             store=store,
             lang=args.lang,
             hub=hub,
+            bots=args.bots,
         )
         if sim is None:
             return EXIT_BAD_INPUT
@@ -104,6 +106,15 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
     return _report(sim, recorder, args, draw is not None, out, err)
+
+
+def _check_seats(people: int | None, bots: tuple[str, ...]) -> None:
+    """Two to six seats in all: the people at the pads (``--players``), then the bots."""
+    if people is not None and not 2 <= people + len(bots) <= 6:
+        raise CompanionError(
+            f"--players {people} with {len(bots)} bots is {people + len(bots)} seats: "
+            "a game has 2 to 6 (add --bots for a game of one person)"
+        )
 
 
 def _simulator(err: TextIO, **options) -> Simulator | None:

@@ -46,6 +46,9 @@ class GameRecord:
     # Ended at the table ("End the game") before any seat reached the target: the game
     # is over all the same, with its conversion and ranking after the last round.
     ended: bool = False
+    # The strength of each seat a bot plays ("easy", "normal", "strong"), None for a
+    # person; () when people play every seat. The table seats bots after the people.
+    bots: tuple[str | None, ...] = ()
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -75,7 +78,7 @@ class GameRecord:
         if type(ended) is not bool:
             raise RecordError(f"'ended' must be true or false, got {shown(ended)}")
         rounds = tuple([_round(i + 1, r, players) for i, r in enumerate(rounds)])
-        return cls(players, board, target, rounds, ended)
+        return cls(players, board, target, rounds, ended, _bots(data.get("bots"), players))
 
     def to_dict(self) -> dict:
         out = {
@@ -88,7 +91,13 @@ class GameRecord:
         }
         if self.ended:
             out["ended"] = True
+        if self.bots:
+            out["bots"] = list(self.bots)
         return out
+
+    def bot(self, seat: int) -> str | None:
+        """The strength of the bot at ``seat``, or None for a person."""
+        return self.bots[seat] if self.bots else None
 
     def start(self) -> GameState:
         return new_game(self.players, self.board, self.target)
@@ -164,6 +173,28 @@ def _round(number: int, raw: object, players: int) -> RoundRecord:
                 f"trade offer {shown(offer)} is not a number of goods"
             )
     return RoundRecord(tuple(map(tuple, plays)), tuple(trades))
+
+
+BOT_STRENGTHS = ("easy", "normal", "strong")  # bots.STRENGTHS (bots imports this module)
+
+
+def _bots(raw: object, players: int) -> tuple[str | None, ...]:
+    """The ``bots`` key: null or a strength per seat, bots after the people (where the
+    table seats them); every null, or the key left out, is a game of people only."""
+    if raw is None:
+        return ()
+    if type(raw) is not list or len(raw) != players:
+        raise RecordError(f"'bots' must be a list of {players} entries (null or a strength)")
+    for seat, kind in enumerate(raw):
+        if kind is not None and kind not in BOT_STRENGTHS:
+            raise RecordError(
+                f"'bots', seat P{seat + 1}: expected null or one of {', '.join(BOT_STRENGTHS)}, "
+                f"got {shown(kind)}"
+            )
+    people = [seat for seat, kind in enumerate(raw) if kind is None]
+    if people and people[-1] != len(people) - 1:
+        raise RecordError("'bots': the bots sit after the people (a null after a strength)")
+    return tuple(raw) if len(people) < players else ()
 
 
 _LIST_ONLY = {list}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import bots as _bots
 from . import menu as _menu
 from . import names as _names
 from . import round as _round
@@ -59,7 +60,13 @@ Step = tuple[Flow, tuple[Effect, ...]]
 
 
 def step(flow: Flow, event: object, now: float) -> Step:
-    """The next flow after ``event`` at time ``now``, and the effects it asks for."""
+    """The next flow after ``event`` at time ``now``, and the effects it asks for (the
+    bots to ask among them, when the seats start choosing)."""
+    after, effects = _step(flow, event, now)
+    return after, effects + _bots.asks(flow, after)
+
+
+def _step(flow: Flow, event: object, now: float) -> Step:
     if flow.notice is not None and now >= flow.notice.until:
         flow = replace(flow, notice=None)
     if isinstance(event, HostDown | HostUp):
@@ -70,6 +77,8 @@ def step(flow: Flow, event: object, now: float) -> Step:
         flow, told = _stuck_buttons(flow, now)
         flow, effects = _tick(flow, now)
         return flow, told + effects
+    if isinstance(event, _bots.BotChose):
+        return _bots.chose(flow, event, now)
     if isinstance(event, SaveFailed):
         return notice(flow, "notice.save_failed", now, reason=event.reason), ()
     if isinstance(event, KeyStuck):  # the pad's source ignores the key until it is up

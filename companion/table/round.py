@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from ..game.record import RoundRecord
 from ..rules import Trade, choices_in, resolve_round
+from . import bots as _bots
 from .effects import CLICK, LOCKED, REFUSED, REVEAL, YOUR_TRADE, GameChanged, GameFinished
 from .events import HostKey, HostPress, PadDown
 from .state import Choosing, Flow, Game, Over, Phase, Resolving, Scores, notice
@@ -79,8 +80,11 @@ def advance(flow: Flow, now: float):
 
 def open_trade(flow: Flow, now: float):
     """A Trader's dialog opens on everything its goods can buy, with a sound that says
-    whose turn it is (the seat's name is on the screen)."""
+    whose turn it is (the seat's name is on the screen). A bot's seat trades at once."""
     mode: Resolving = flow.mode
+    goods = _bots.offer(flow)
+    if goods is not None:
+        return _accept(flow, now, mode.trader.quote(goods).spent)
     best = len(mode.trader.offers) - 1
     mode = replace(mode, phase=Phase.TRADE, offer=best)
     return replace(flow, mode=mode, deadline=None), (YOUR_TRADE,)
@@ -108,10 +112,12 @@ def trade(flow: Flow, event: object, now: float):
     return replace(flow, mode=replace(mode, offer=offer)), (CLICK,)
 
 
-def _accept(flow: Flow, now: float):
+def _accept(flow: Flow, now: float, spent: int | None = None):
+    """The current Trader's offer on screen taken (or ``spent``, a bot's)."""
     mode: Resolving = flow.mode
     choice = mode.trader
-    spent = choice.offers[mode.offer].spent
+    if spent is None:
+        spent = choice.offers[mode.offer].spent
     offers = tuple(spent if s == choice.seat else o for s, o in enumerate(mode.offers))
     mode = replace(mode, offers=offers, traders=mode.traders[1:])
     if mode.traders:

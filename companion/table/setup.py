@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..game.record import GameRecord
+from ..game.record import BOT_STRENGTHS, GameRecord
 from ..rules import TARGETS, new_game
+from . import bots as _bots
 from .effects import CLICK, REFUSED, GameChanged, KeepAside
 from .events import HostKey, HostPress, PadDown
 from .round import next_round
 from .state import (
-    OPTION_ITEMS,
+    PADS,
     Confirm,
     Flow,
     Game,
@@ -24,11 +25,13 @@ from .state import (
 )
 
 
-def start(flow: Flow, players: int, board, target: int, now: float):
-    """Skip setup: a game of ``players`` seats on pads 1..players."""
-    flow = choose_board(flow, board)
-    flow = replace(flow, pads=tuple(range(players)), choice=replace(flow.choice, target=target))
-    return new_game_on(flow, now)
+def start(flow: Flow, players: int, board, target: int, now: float, bots: tuple[str, ...] = ()):
+    """Skip setup: a game of ``players`` people on pads 1..players, and ``bots`` (their
+    strengths) at the seats after them; the bots are asked at once."""
+    before = choose_board(flow, board)
+    choice = replace(before.choice, target=target, bots=tuple(bots))
+    after, effects = new_game_on(replace(before, pads=tuple(range(players)), choice=choice), now)
+    return after, effects + _bots.asks(before, after)
 
 
 def offer_resume(flow: Flow, saved: GameRecord, backup: bool = False) -> Flow:
@@ -41,7 +44,8 @@ def new_game_on(flow: Flow, now: float):
     """A new game with the seats and choices on the table, saved at once. A game that
     ended before it is kept beside it in the state folder, not replaced."""
     board, target = flow.board, flow.choice.target
-    record = GameRecord(flow.players, board, target)
+    bots = (None,) * len(flow.pads) + flow.choice.bots if flow.choice.bots else ()
+    record = GameRecord(flow.players, board, target, bots=bots)
     kept = (KeepAside(),) if flow.game is not None and flow.game.over else ()
     game = Game(record, new_game(flow.players, board, target))
     return next_round(replace(flow, game=game), now), (*kept, GameChanged(record))
@@ -58,10 +62,11 @@ def resume(flow: Flow, event: object, now: float):
         return flow, ()
     record = flow.mode.saved
     flow = choose_board(flow, record.board)
+    bots = tuple(b for b in record.bots if b is not None)  # the seats after the people's
     flow = replace(
         flow,
-        choice=replace(flow.choice, target=record.target),
-        pads=tuple(range(record.players)),
+        choice=replace(flow.choice, target=record.target, bots=bots),
+        pads=tuple(range(record.players - len(bots))),
         game=Game.from_record(record),
     )
     return next_round(flow, now), ()
@@ -77,8 +82,9 @@ def join(flow: Flow, event: object, now: float):
     if isinstance(event, HostPress) and event.key is HostKey.RIGHT:
         return replace(flow, mode=NamesList(flow.mode)), (CLICK,)
     if isinstance(event, HostPress) and event.key is HostKey.OK:
-        if len(flow.pads) >= 2:
-            return replace(flow, mode=Options()), (CLICK,)
+        if flow.pads:  # one person is enough: the options can add bots
+            bots = flow.choice.bots[: PADS - len(flow.pads)]  # six seats in all
+            return replace(flow, mode=Options(), choice=replace(flow.choice, bots=bots)), (CLICK,)
         return notice(flow, "notice.need_two", now), (REFUSED,)
     return flow, ()
 
@@ -90,24 +96,58 @@ def options(flow: Flow, event: object, now: float):
     if not isinstance(event, HostPress):
         return flow, ()
     cursor = flow.mode.cursor
-    item = OPTION_ITEMS[cursor]
+    item = option_items(flow)[cursor]
     if event.key is HostKey.OK:
-        if item == "start":
-            return new_game_on(flow, now)
-        return replace(flow, mode=Options(cursor + 1)), (CLICK,)
-    values, current = option_values(flow, item)
+        if item != "start":
+            return replace(flow, mode=Options(cursor + 1)), (CLICK,)
+        if flow.players < 2:
+            return notice(flow, "notice.need_two", now), (REFUSED,)
+        return new_game_on(flow, now)
+    values, current = option_values(flow, cursor)
     index = current + (1 if event.key is HostKey.RIGHT else -1)
     if index < 0:
         back = Options(cursor - 1) if cursor else Join()
         return replace(flow, mode=back), (CLICK,)
     if index >= len(values):
         return flow, (REFUSED,)
+    if item == "bot":
+        return replace(flow, choice=_set_bot(flow, cursor - BOT_ITEMS, values[index])), (CLICK,)
     return replace(flow, choice=replace(flow.choice, **{item: values[index]})), (CLICK,)
 
 
-def option_values(flow: Flow, item: str) -> tuple[tuple, int]:
-    """The values an option item offers, in order, and the index of the one chosen."""
+OPTION_FIRST = ("board", "target")
+BOT_ITEMS = len(OPTION_FIRST)  # the cursor of the first seat a bot may take
+BOT_VALUES = (None, *BOT_STRENGTHS)  # None: no bot at that seat
+
+
+def option_items(flow: Flow) -> tuple[str, ...]:
+    """The items on the options screen: the board, the target, a "bot" item for each bot
+    seat and one more to add a bot while there is a seat left (six in all), start."""
+    bots = flow.choice.bots
+    more = len(bots) + (len(flow.pads) + len(bots) < PADS)
+    return (*OPTION_FIRST, *("bot",) * more, "start")
+
+
+def _set_bot(flow: Flow, index: int, strength: str | None):
+    """The choice with the bot ``index`` (after the people) of ``strength``: None removes
+    it, and the bots after it move up a seat."""
+    bots = list(flow.choice.bots)
+    if strength is None:
+        del bots[index]
+    elif index == len(bots):
+        bots.append(strength)
+    else:
+        bots[index] = strength
+    return replace(flow.choice, bots=tuple(bots))
+
+
+def option_values(flow: Flow, cursor: int) -> tuple[tuple, int]:
+    """The values the option item at ``cursor`` offers, in order, and the index of the one
+    chosen."""
     choice = flow.choice
+    item = option_items(flow)[cursor]
+    if item == "bot":
+        return BOT_VALUES, BOT_VALUES.index(flow.bot(len(flow.pads) + cursor - BOT_ITEMS))
     if item == "board":
         return tuple(range(len(flow.settings.boards))), choice.board
     if item == "target":  # the rulebook's targets, and one of the table's own

@@ -64,6 +64,7 @@ class Choice:
 
     board: int = 0  # index into Settings.boards
     target: int = 30
+    bots: tuple[str, ...] = ()  # the strength of each bot, seated after the pads' seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +276,12 @@ class Flow:
 
     @property
     def players(self) -> int:
-        return len(self.pads)
+        return len(self.pads) + len(self.choice.bots)
+
+    def bot(self, seat: int) -> str | None:
+        """The strength of the bot at game seat ``seat`` (after the pads' seats), or None."""
+        index = seat - len(self.pads)
+        return self.choice.bots[index] if 0 <= index < len(self.choice.bots) else None
 
     @property
     def board(self) -> Board:

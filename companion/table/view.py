@@ -16,10 +16,9 @@ from .names import WHEEL, pages, seat_names
 from .settings import items as settings_items
 from .settings import space_values
 from .settings import values as settings_values
-from .setup import option_values
+from .setup import option_items, option_values
 from .state import (
     MENU_ITEMS,
-    OPTION_ITEMS,
     PADS,
     Choosing,
     Confirm,
@@ -74,6 +73,8 @@ class OptionsView:
     target: int
     first: bool  # the item's first value: ◀ goes back
     last: bool  # the item's last value: ▶ does nothing
+    people: int = 0  # seats at a pad; the bots' seats follow
+    bots: tuple[str, ...] = ()  # each bot's strength
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,12 +232,14 @@ class View:
     board: BoardView | None  # while a game is on the table
     body: Body
     notice: tuple[str, tuple[tuple[str, object], ...]] | None  # catalog key, values
+    bots: tuple[bool, ...] = ()  # the game's seats a bot plays (named as bots)
 
 
 def public_view(flow: Flow, now: float) -> View:
     mode = flow.mode
     notice = (flow.notice.key, flow.notice.values) if flow.notice is not None else None
-    return View(mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice)
+    bots = () if flow.game is None else tuple(b is not None for b in flow.game.record.bots)
+    return View(mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice, bots)
 
 
 def next_change(flow: Flow, now: float) -> float | None:
@@ -322,10 +325,19 @@ def _body(flow: Flow, mode, now: float) -> Body:
         return JoinView(tuple(pad in flow.pads for pad in range(PADS)), flow.names[:PADS])
     if isinstance(mode, Options):
         board = flow.board
-        values, index = option_values(flow, OPTION_ITEMS[mode.cursor])
+        values, index = option_values(flow, mode.cursor)
         first, last = index <= 0, index >= len(values) - 1
+        items, choice = option_items(flow), flow.choice
         return OptionsView(
-            OPTION_ITEMS, mode.cursor, board.name, board.verified, flow.choice.target, first, last
+            items,
+            mode.cursor,
+            board.name,
+            board.verified,
+            choice.target,
+            first,
+            last,
+            len(flow.pads),
+            choice.bots,
         )
     if isinstance(mode, Choosing):
         return _choosing(flow, mode, now)

@@ -6,6 +6,7 @@ of a language code threaded through every call.
 
 from __future__ import annotations
 
+import copy
 import json
 import string
 from functools import cache
@@ -52,6 +53,7 @@ class Catalog:
     def __init__(self, lang: str, messages: dict[str, str]):
         self.lang = lang
         self.messages = messages
+        self.bots: tuple[bool, ...] = ()  # the seats a bot plays (``with_bots``)
         counts = messages.get("grammar.singular", "1").split()
         self._forms = _Forms(frozenset(int(n) for n in counts))
 
@@ -69,8 +71,19 @@ class Catalog:
         return self.messages[f"card.short.{card}"]
 
     def seat(self, seat: int) -> str:
-        """Seats are 0-based in data and P1..P6 to people."""
+        """Seats are 0-based in data and P1..P6 to people; a bot's seat is named a bot's."""
+        if seat < len(self.bots) and self.bots[seat]:
+            return self.t("seat.bot", n=seat + 1)
         return self.t("seat", n=seat + 1)
+
+    def with_bots(self, bots: tuple[bool, ...]) -> Catalog:
+        """These words naming the seats ``bots`` marks as bots' (``catalog()`` is shared:
+        a copy, never changed in place)."""
+        if not any(bots):
+            return self
+        other = copy.copy(self)
+        other.bots = bots
+        return other
 
 
 @cache

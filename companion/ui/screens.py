@@ -103,6 +103,7 @@ class Screen:
 def screen(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Screen:
     """The screen for a public view, in the catalog's language, on a ``size`` canvas."""
     w = size[0]
+    words = words.with_bots(view.bots)
     build = _BUILDERS.get(type(view.body), _settings)
     items, hint, right = build(view, words, w)
     notice = None
@@ -337,11 +338,24 @@ def _options(view: View, w: Catalog, width_: int) -> Built:
     if not body.verified:
         name += "?"
     values = {"board": name, "target": body.target}
-    lines = [w.t(f"screen.option.{item}", **values) for item in body.items]
+    lines = [w.t(f"screen.option.{item}", **values) for item in body.items if item != "bot"]
+    lines[2:2] = _bot_options(body, w)
     item = body.items[body.cursor]
     hint = "hint.start" if item == "start" else "hint.option_first" if body.first else "hint.option"
     items = [_title(w.t("screen.options"), width_), *_list(lines, body.cursor, width_)]
     return items, hint, None
+
+
+def _bot_options(body: OptionsView, w: Catalog) -> list[str]:
+    """A line per bot seat, "B3: bot, strong", and one to add a bot if a seat is left."""
+    seats = (w.t("seat.bot", n=body.people + i + 1) for i in range(len(body.bots)))
+    lines = [
+        w.t("screen.option.bot", seat=seat, strength=w.t(f"bot.{strength}"))
+        for seat, strength in zip(seats, body.bots, strict=True)
+    ]
+    if body.items.count("bot") > len(body.bots):
+        lines.append(w.t("screen.option.add_bot"))
+    return lines
 
 
 def _choosing(view: View, w: Catalog, width_: int) -> Built:
