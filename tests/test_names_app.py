@@ -159,3 +159,19 @@ def test_a_bad_name_in_a_script_is_one_line_and_exit_2(tmp_path, line, said):
     code, _, err = simulate("--fast", "--script", str(tmp_path / "game.txt"))
     assert code == 2 and said in err and err.count("\n") == 1
     assert not list(tmp_path.glob("*.json"))
+
+
+def test_a_bot_is_tallied_by_its_strength_never_with_the_unnamed_seat_of_its_number(tmp_path):
+    store = History(tmp_path, clock=lambda: NOON)
+    store.put(record(), names=("ANNA", None, None))  # P2 wins; P3 a person
+    store.put(record(bots=[None, "strong", "strong"]), names=("ANNA", None, None))
+    summary = store.summary()
+    vp = summary.games[0].vp
+    assert summary.games[0] == PastGame(23, 11, None, 1, vp, False, "strong")
+    assert summary.games[1] == PastGame(23, 11, None, 1, vp)
+    assert set(summary.tally) == {
+        Tally(None, 0, 1, 2, "strong"),  # two bot seats in one game: each seat counts
+        Tally(None, 1, 1, 1),
+        Tally(None, 2, 0, 1),
+        Tally("ANNA", 0, 0, 2),
+    }

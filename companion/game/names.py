@@ -61,15 +61,18 @@ class PastGame(NamedTuple):
     seat: int | None  # the winning seat (0-based), None: no result
     vp: int | None
     shared: bool = False  # more than one winner
+    bot: str | None = None  # the winning seat's bot strength, if a bot played it
 
 
 class Tally(NamedTuple):
-    """Wins per name: ``name`` None counts an unnamed seat by its seat number."""
+    """Wins per name: ``name`` None counts an unnamed seat by its seat number, or a bot by
+    its strength (``bot``), so a bot never mixes with a person."""
 
     name: str | None
     seat: int
     wins: int
     games: int
+    bot: str | None = None
 
 
 class HistorySummary(NamedTuple):

@@ -314,7 +314,7 @@ def _past(game: Game) -> PastGame:
     seat = game.winners[0]
     name = _name(game, seat)
     vp, shared = game.result["vp"][seat], len(game.winners) > 1
-    return PastGame(when.day, when.month, name, seat, vp, shared)
+    return PastGame(when.day, when.month, name, seat, vp, shared, game.record.bot(seat))
 
 
 def _name(game: Game, seat: int) -> str | None:
@@ -323,17 +323,19 @@ def _name(game: Game, seat: int) -> str | None:
 
 def _tally(games: list[Game]) -> tuple[Tally, ...]:
     """Wins and games per name, over the games with a result; most wins first."""
-    counts: dict[tuple[str | None, int], list[int]] = {}
+    counts: dict[tuple[str | None, int, str | None], list[int]] = {}
     for game in games:
         if game.result is None:
             continue
         for seat in range(game.record.players):
-            name = _name(game, seat)
-            count = counts.setdefault((name, 0 if name else seat), [0, 0])
+            name, bot = _name(game, seat), game.record.bot(seat)
+            key = (None, 0, bot) if bot else (name, 0 if name else seat, None)
+            count = counts.setdefault(key, [0, 0])
             count[0] += seat in game.winners
             count[1] += 1
-    tally = [Tally(name, seat, wins, n) for (name, seat), (wins, n) in counts.items()]
-    return tuple(sorted(tally, key=lambda t: (-t.wins, t.games, t.name or "", t.seat)))
+    tally = [Tally(name, seat, wins, n, bot) for (name, seat, bot), (wins, n) in counts.items()]
+    order = lambda t: (-t.wins, t.games, t.bot or "", t.name or "", t.seat)  # noqa: E731
+    return tuple(sorted(tally, key=order))
 
 
 def _recent(games: list[Game]) -> tuple[str, ...]:

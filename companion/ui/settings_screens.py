@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game.names import PastGame
+from ..game.names import PastGame, Tally
 from ..rules import Rate
 from ..table.names import DEL, END, NEW, NONE
 from ..table.view import DiscardView, HistoryView, NamesView, NameView, RatesView, SettingsView
@@ -79,7 +79,7 @@ def history_page(body: HistoryView, w: Catalog) -> Page:
     title = w.t(f"screen.history_{body.kind}", page=body.page + 1, pages=body.pages)
     if body.kind == "wins":
         lines = tuple(
-            w.t("screen.history_win", who=t.name or w.seat(t.seat), wins=t.wins, games=t.games)
+            w.t("screen.history_win", who=_who(t, w), wins=t.wins, games=t.games)
             for t in body.lines
         )
         return Page(title, lines or (w.t("screen.history_empty"),), None, "hint.history")
@@ -90,8 +90,16 @@ def _past(game: PastGame, w: Catalog) -> str:
     when = {"day": game.day, "month": game.month}
     if game.seat is None:
         return w.t("screen.history_abandoned", **when)
-    who = w.t("screen.history_shared") if game.shared else game.winner or w.seat(game.seat)
+    who = w.t("screen.history_shared") if game.shared else _who(game, w)
     return w.t("screen.history_game", who=who, vp=game.vp, **when)
+
+
+def _who(line: PastGame | Tally, w: Catalog) -> str:
+    """A bot by its strength, a person by name, an unnamed seat by its label."""
+    if line.bot:
+        return w.t("history.bot", strength=w.t(f"bot.{line.bot}"))
+    name = line.winner if isinstance(line, PastGame) else line.name
+    return name or w.seat(line.seat)
 
 
 BUILDERS = {
