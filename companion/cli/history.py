@@ -8,7 +8,6 @@ records played elsewhere (all or none), ``stats`` sums them up per name.
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
@@ -18,6 +17,7 @@ from ..game.record import GameRecord
 from ..rules import CompanionError
 from ..storage.errors import os_reason
 from ..storage.history import Game, History
+from ..storage.stats import labels, stats
 from ..ui.catalog import Catalog, catalog
 from .replay import READ_MAX
 
@@ -144,61 +144,13 @@ def _stats(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> Non
 
 
 def summary(games: Iterable[Game], words: Catalog | None = None) -> dict[str, dict]:
-    """Per name (a seat's label, P1.., when unnamed), over the games that have a result:
-    games, wins, win rate, average final VP, rounds per game, and per card (by its
-    number) how often it was played and the VP its steps paid that seat."""
-    totals: dict[str, dict] = defaultdict(
-        lambda: {
-            "games": 0,
-            "wins": 0,
-            "vp": 0,
-            "rounds": 0,
-            "played": Counter(),
-            "earned": Counter(),
-        }
-    )
-    for g in games:
-        if g.result is None:
-            continue
-        names = _names(g, words or catalog())
-        for seat, name in enumerate(names):
-            t = totals[name]
-            t["games"] += 1
-            t["wins"] += seat in g.winners
-            t["vp"] += g.result["vp"][seat]
-            t["rounds"] += len(g.record.rounds)
-            t["played"].update(c for r in g.record.rounds for c in r.plays[seat])
-        for result in g.record.results():
-            for step in result.steps:
-                if step.card is not None:
-                    for gain in step.gains:
-                        totals[names[gain.seat]]["earned"][int(step.card)] += gain.vp
-    return {name: _figures(t) for name, t in sorted(totals.items())}
-
-
-def _figures(t: dict) -> dict:
-    games = t["games"]
-    return {
-        "games": games,
-        "wins": t["wins"],
-        "win_rate": t["wins"] / games,
-        "average_vp": t["vp"] / games,
-        "rounds_per_game": t["rounds"] / games,
-        "cards": {
-            str(c): {"played": n, "vp": t["earned"][c]} for c, n in sorted(t["played"].items())
-        },
-    }
+    """Per name (a seat's label, P1.., when unnamed; a bot by its strength), over the games
+    that have a result (``companion.storage.stats``)."""
+    return stats(games, (words or catalog()).who)
 
 
 def _names(game: Game, words: Catalog) -> list[str]:
-    names = game.names or (None,) * game.record.players
-    return [_bot(game, seat, words) or name or words.seat(seat) for seat, name in enumerate(names)]
-
-
-def _bot(game: Game, seat: int, words: Catalog) -> str | None:
-    """A bot's seat, named by its strength: "Bot (strong)", never mixed with a person's."""
-    strength = game.record.bot(seat)
-    return None if strength is None else words.t("history.bot", strength=words.t(f"bot.{strength}"))
+    return labels(game, words.who)
 
 
 def _heads(words: Catalog, *keys: str) -> tuple[str, ...]:

@@ -76,6 +76,13 @@ class Catalog:
             return self.t("seat.bot", n=seat + 1)
         return self.t("seat", n=seat + 1)
 
+    def who(self, seat: int, name: str | None = None, bot: str | None = None) -> str:
+        """A seat as the history names it: a bot by its strength ("Bot (strong)", never
+        mixed with a person), a person by name, else the seat's label."""
+        if bot:
+            return self.t("history.bot", strength=self.t(f"bot.{bot}"))
+        return name or self.seat(seat)
+
     def with_bots(self, bots: tuple[bool, ...]) -> Catalog:
         """These words naming the seats ``bots`` marks as bots' (``catalog()`` is shared:
         a copy, never changed in place)."""

@@ -95,11 +95,7 @@ def _past(game: PastGame, w: Catalog) -> str:
 
 
 def _who(line: PastGame | Tally, w: Catalog) -> str:
-    """A bot by its strength, a person by name, an unnamed seat by its label."""
-    if line.bot:
-        return w.t("history.bot", strength=w.t(f"bot.{line.bot}"))
-    name = line.winner if isinstance(line, PastGame) else line.name
-    return name or w.seat(line.seat)
+    return w.who(line.seat, line.winner if isinstance(line, PastGame) else line.name, line.bot)
 
 
 BUILDERS = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..storage.history import Game, History
+from ..storage.stats import labels, stats
 from ..ui.catalog import Catalog
 
 LAST = 50  # games the page lists
@@ -26,11 +27,6 @@ def _games(state_dir: Path | None) -> list[Game]:
         history.close()
 
 
-def _names(game: Game, words: Catalog) -> list[str]:
-    names = game.names or (None,) * game.record.players
-    return [name or words.seat(seat) for seat, name in enumerate(names)]
-
-
 def history_data(state_dir: Path | None, words: Catalog) -> list[dict]:
     """The last games, newest first: date, names, winners, final VP, rounds, board."""
     games = []
@@ -39,7 +35,7 @@ def history_data(state_dir: Path | None, words: Catalog) -> list[dict]:
             {
                 "date": g.date,
                 "finished": g.finished,
-                "names": _names(g, words),
+                "names": labels(g, words.who),
                 "winners": list(g.winners),
                 "vp": None if g.result is None else list(g.result["vp"]),
                 "rounds": len(g.record.rounds),
@@ -50,18 +46,6 @@ def history_data(state_dir: Path | None, words: Catalog) -> list[dict]:
 
 
 def stats_data(state_dir: Path | None, words: Catalog) -> dict[str, dict]:
-    """Per name (a seat's label when unnamed), over the games with a result: games,
-    wins and average final VP."""
-    totals: dict[str, dict] = {}
-    for g in _games(state_dir):
-        if g.result is None:
-            continue
-        for seat, name in enumerate(_names(g, words)):
-            t = totals.setdefault(name, {"games": 0, "wins": 0, "vp": 0})
-            t["games"] += 1
-            t["wins"] += seat in g.winners
-            t["vp"] += g.result["vp"][seat]
-    return {
-        name: {"games": t["games"], "wins": t["wins"], "average_vp": t["vp"] / t["games"]}
-        for name, t in sorted(totals.items())
-    }
+    """Per name (a seat's label when unnamed, a bot by its strength), over the games with
+    a result: what `companion history stats --json` gives."""
+    return stats(_games(state_dir), words.who)
