@@ -6,12 +6,14 @@ from __future__ import annotations
 import threading
 
 import pytest
+from test_table_bots import asks, bot_game
 
 from companion.app.bots import BotSeats
 from companion.game.boards import profile
 from companion.game.bots import View, make_bot
 from companion.rules import new_game
 from companion.table.bots import AskBot, BotChose
+from companion.table.state import Phase
 
 VIEW = View(new_game(3, profile("standard"), 30), 2)
 
@@ -96,3 +98,22 @@ def test_close_without_a_question_is_a_no_op_and_idempotent():
     seats.close()
     seats(AskBot(VIEW, "easy"))
     assert answers == []
+
+
+def test_at_the_table_a_bot_that_raises_locks_its_seat_and_the_rounds_go_on():
+    table = bot_game(1, ("strong",))
+    said: list[str] = []
+    seats = BotSeats(table.send, said.append, threaded=False, make=broken_strong)
+    for _ in range(3):
+        start = table.flow.game.state.round
+        for ask in asks(table)[start:]:
+            seats(ask)
+        assert table.flow.mode.chosen[1]  # the bot's seat locked
+        table.play([sorted(table.flow.game.state.hands[0])[:2]])
+        for _ in range(50):  # the reveal, the steps, the scores: never back to choosing
+            if table.flow.game.state.round > start:
+                break
+            assert table.view.phase is not Phase.SELECT
+            table.ok()
+        assert table.flow.game.state.round == start + 1
+    assert len(said) == 3 and all("strong bot at seat 2 failed" in s for s in said)
