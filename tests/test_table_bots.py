@@ -15,6 +15,8 @@ from companion.rules import RecordError, play_round
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, public_view, start
 from companion.table.bots import AskBot, BotChose
 from companion.table.events import HostKey
+from companion.table.setup import BOT_VALUES, option_values
+from companion.table.state import Options
 from companion.table.view import TradeView
 from companion.ui.catalog import catalog
 from companion.ui.screens import draw, screen
@@ -232,3 +234,19 @@ def test_the_record_keeps_the_bots_and_reads_records_without_them():
 def test_a_wrong_bots_entry_is_named(bots, says):
     with pytest.raises(RecordError, match=says):
         GameRecord.from_json(f'{{"players": 3, "bots": {bots}}}')
+
+
+def test_the_bot_seats_come_from_the_games_record_and_setup_edits_only_its_draft():
+    """One source while a game is on the table: its record (what is saved and resumed),
+    for the table's questions and the view's marks alike. The options screen edits
+    ``choice.bots``, the next game's draft, and shows that."""
+    table = bot_game(1, ("easy", "normal"))
+    flow = table.flow
+    assert [flow.bot(s) for s in range(3)] == [None, "easy", "normal"]
+    assert public_view(flow, 0.0).bots == (False, True, True)
+    draft = replace(flow, mode=Options(2), choice=replace(flow.choice, bots=("strong",)))
+    assert [draft.bot(s) for s in range(3)] == [None, "easy", "normal"]  # the last game's
+    assert public_view(draft, 0.0).bots == (False, True, True)
+    assert option_values(draft, 2) == (BOT_VALUES, BOT_VALUES.index("strong"))
+    assert option_values(draft, 3) == (BOT_VALUES, 0)  # "Add a bot"
+    assert new_flow(BOARDS, FAST).bot(1) is None  # no game: no bot seats yet

@@ -4,12 +4,14 @@ machine and take little time."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 
 import pytest
 
 from companion.cli import main
+from companion.cli.bench import bots_command
 from companion.game.tournament import ORDERS, PAIRINGS, SEATS, play_pairing, tournament, wilson
 
 
@@ -67,3 +69,13 @@ def test_bench_bots_refuses_games_that_cannot_rotate_the_seats(capsys) -> None:
     assert main(["bench", "--bots", "--games", "7"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--games 7" in err and "multiple of 6" in err
+
+
+def test_bench_bots_writes_its_refusal_on_the_err_it_is_given() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = bots_command(games=5, seed=0, budget_ms=1, as_json=True, out=out, err=err)
+    assert code == 2 and out.getvalue() == ""
+    assert err.getvalue() == (
+        "companion bench --bots: --games 5: give a multiple of 6, so that each side holds "
+        "every seat equally often\n"
+    )

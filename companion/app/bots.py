@@ -13,10 +13,11 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from queue import SimpleQueue
 
-from ..game.bots import BUDGET_MS, make_bot
+from ..game.bots import BUDGET_MS, Bot, make_bot
 from ..game.search import Clock
 from ..rules import CompanionError
 from ..table.bots import AskBot, BotChose
@@ -25,6 +26,8 @@ from ..table.events import Event
 
 Report = Callable[[str], None]
 _DONE = None  # put on the worker's queue by ``close``
+CLOSE_WAIT = 2.0  # s ``close`` waits for a bot still thinking (a daemon: it ends anyway)
+MakeBot = Callable[[str, int, int, Clock], Bot]
 
 
 def counting_clock() -> Clock:
@@ -36,7 +39,11 @@ class BotSeats:
     """Answers ``AskBot``: runs a bot of the asked strength on the asked view, puts its
     ``BotChose`` with ``put``. ``threaded``: on a worker thread (started at the first
     question), else at once, inside the loop's step. ``clock``: a new clock for each
-    decision (None: the real one)."""
+    decision (None: the real one). ``make``: makes the bots (``make_bot``).
+
+    A bot that fails with a bug is logged with its traceback, and the easy bot's play
+    (seeded) stands in for it: the round goes on, and the worker lives for the next
+    question."""
 
     def __init__(
         self,
@@ -47,16 +54,18 @@ class BotSeats:
         seed: int = 0,
         budget_ms: int = BUDGET_MS,
         clock: Callable[[], Clock] | None = None,
+        make: MakeBot = make_bot,
     ):
         self._put, self._report = put, report
         self._threaded = threaded
         self.seed, self.budget_ms = seed, budget_ms
-        self._clock = clock
+        self._clock, self._make = clock, make
         self._asks: SimpleQueue[AskBot | None] = SimpleQueue()
         self._thread: threading.Thread | None = None
+        self.closing = threading.Event()  # set by ``close``: later asks are dropped
 
     def __call__(self, effect: Effect) -> None:
-        if not isinstance(effect, AskBot):
+        if not isinstance(effect, AskBot) or self.closing.is_set():
             return
         if not self._threaded:
             self._answer(effect)
@@ -67,22 +76,40 @@ class BotSeats:
         self._asks.put(effect)
 
     def _work(self) -> None:
-        while (ask := self._asks.get()) is not _DONE:
+        while (ask := self._asks.get()) is not _DONE and not self.closing.is_set():
             self._answer(ask)
 
     def _answer(self, ask: AskBot) -> None:
+        cards = self._choose(ask)
+        if cards is not None:
+            self._put(BotChose(ask.view.seat, ask.view.state, cards))
+
+    def _choose(self, ask: AskBot) -> tuple[int, ...] | None:
+        """The bot's cards; the easy bot's after a bug; None when there is nothing to choose."""
+        seat = ask.view.seat + 1
         clock = time.perf_counter if self._clock is None else self._clock()
-        bot = make_bot(ask.strength, self.seed, self.budget_ms, clock)
         try:
-            cards = bot.cards(ask.view)
+            return tuple(self._make(ask.strength, self.seed, self.budget_ms, clock).cards(ask.view))
         except CompanionError as e:  # a game over, a seat not in it: nothing to choose
-            self._report(f"the bot at seat {ask.view.seat + 1} cannot choose: {e}")
-            return
-        self._put(BotChose(ask.view.seat, ask.view.state, tuple(cards)))
+            self._report(f"the bot at seat {seat} cannot choose: {e}")
+            return None
+        except Exception as e:  # a bug in a bot must not leave the table waiting for ever
+            where = "".join(traceback.format_exception(e)).rstrip()
+            self._report(
+                f"the {ask.strength} bot at seat {seat} failed ({type(e).__name__}); "
+                f"it plays a random legal choice this round:\n{where}"
+            )
+        try:
+            return tuple(make_bot("easy", self.seed).cards(ask.view))
+        except Exception as e:  # the worker lives on for the next question
+            self._report(f"the bot at seat {seat} cannot choose: {type(e).__name__}: {e}")
+            return None
 
     def close(self) -> None:
-        """Stop the worker after the question it is thinking about. Idempotent."""
+        """Stop the worker after the question it is thinking about (answered); the questions
+        still waiting are dropped. Waits ``CLOSE_WAIT`` s at most for it. Idempotent."""
+        self.closing.set()
         if self._thread is not None:
             self._asks.put(_DONE)
-            self._thread.join()
+            self._thread.join(CLOSE_WAIT)
             self._thread = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 
 from ..game.names import NO_HISTORY, Names
 from ..game.settings import DeviceSettings, changed
@@ -161,6 +162,22 @@ class HistoryRecorder:
             self.history.put(record, game_id=self.history.game_id(record))
 
 
+def save_told_once(save: Callable[[], None], what: str, failing: bool, report: Report) -> bool:
+    """Run ``save`` of the device's ``what`` ("names", "settings"), which apply whether it
+    works or not, and return whether it failed. A failure is told once, not at every
+    change while the card stays read-only (``failing``: the last save failed), and so is
+    the first save that works again."""
+    try:
+        save()
+    except StorageError as e:
+        if not failing:
+            report(f"{e}; the {what} apply until the device is switched off")
+        return True
+    if failing:
+        report(f"the {what} are saved again")
+    return False
+
+
 class NamesSaver:
     """Saves the pads' names in ``names.json`` whenever one is set on the device. A
     failed save is told once; the names still apply until the device is switched off."""
@@ -173,16 +190,8 @@ class NamesSaver:
     def __call__(self, effect: Effect) -> None:
         if not isinstance(effect, NamesChanged):
             return
-        try:
-            self.file.save_names(effect.names)
-        except StorageError as e:
-            if not self.failing:
-                self._report(f"{e}; the names apply until the device is switched off")
-            self.failing = True
-            return
-        if self.failing:
-            self._report("the names are saved again")
-        self.failing = False
+        save = partial(self.file.save_names, effect.names)
+        self.failing = save_told_once(save, "names", self.failing, self._report)
 
 
 def remembered(flow: Flow, store: StateDir, history: History, report: Report) -> Flow:
@@ -250,13 +259,5 @@ class SettingsSaver:
     def _save(self) -> None:
         if self.file is None:
             return
-        try:
-            self.file.save(self.saved)
-        except StorageError as e:
-            if not self.failing:
-                self._report(f"{e}; the settings apply until the device is switched off")
-            self.failing = True
-            return
-        if self.failing:
-            self._report("the settings are saved again")
-        self.failing = False
+        save = partial(self.file.save, self.saved)
+        self.failing = save_told_once(save, "settings", self.failing, self._report)

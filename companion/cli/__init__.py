@@ -380,6 +380,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             budget_ms=args.budget_ms,
             as_json=args.json,
             out=sys.stdout,
+            err=sys.stderr,
         )
     return bench_command(
         games=args.games or 2000,

@@ -298,12 +298,15 @@ def bench_command(
     return 0
 
 
-def bots_command(*, games: int, seed: int, budget_ms: int, as_json: bool, out: TextIO) -> int:
-    """``companion bench --bots``: every pairing of strengths, as a table or JSON."""
+def bots_command(
+    *, games: int, seed: int, budget_ms: int, as_json: bool, out: TextIO, err: TextIO
+) -> int:
+    """``companion bench --bots``: every pairing of strengths, as a table or JSON on
+    ``out``; a bad ``games`` is one line on ``err`` and status 2."""
     from ..game.tournament import ORDERS, SEATS, tournament
 
     if games % len(ORDERS):
-        sys.stderr.write(
+        err.write(
             f"companion bench --bots: --games {games}: give a multiple of {len(ORDERS)}, "
             f"so that each side holds every seat equally often\n"
         )

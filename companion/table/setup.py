@@ -147,7 +147,8 @@ def option_values(flow: Flow, cursor: int) -> tuple[tuple, int]:
     choice = flow.choice
     item = option_items(flow)[cursor]
     if item == "bot":
-        return BOT_VALUES, BOT_VALUES.index(flow.bot(len(flow.pads) + cursor - BOT_ITEMS))
+        bots, index = choice.bots, cursor - BOT_ITEMS  # setup's draft, not the last game's
+        return BOT_VALUES, BOT_VALUES.index(bots[index] if index < len(bots) else None)
     if item == "board":
         return tuple(range(len(flow.settings.boards))), choice.board
     if item == "target":  # the rulebook's targets, and one of the table's own

@@ -279,9 +279,12 @@ class Flow:
         return len(self.pads) + len(self.choice.bots)
 
     def bot(self, seat: int) -> str | None:
-        """The strength of the bot at game seat ``seat`` (after the pads' seats), or None."""
-        index = seat - len(self.pads)
-        return self.choice.bots[index] if 0 <= index < len(self.choice.bots) else None
+        """The strength of the bot at seat ``seat`` of the game on the table, or None (a
+        person, or no game). The game's record is the one source, for the table and its
+        view alike: it is what is saved, resumed and kept in the history, while
+        ``choice.bots`` is setup's draft of the next game (edited on the options screen
+        while the last game is still on the table)."""
+        return None if self.game is None else self.game.record.bot(seat)
 
     @property
     def board(self) -> Board:

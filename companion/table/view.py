@@ -238,6 +238,7 @@ class View:
 def public_view(flow: Flow, now: float) -> View:
     mode = flow.mode
     notice = (flow.notice.key, flow.notice.values) if flow.notice is not None else None
+    # the game's record, as ``Flow.bot`` reads it: the seats the table asks bots for
     bots = () if flow.game is None else tuple(b is not None for b in flow.game.record.bots)
     return View(mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice, bots)
 
