@@ -86,7 +86,7 @@ def test_a_finished_game_keeps_its_seats_names_and_the_summary_follows(tmp_path)
         History(tmp_path, clock=lambda: NOON),
         StateDir(tmp_path),
         Said(),
-        names=lambda: ("ANNA", "BRAM", None),
+        names=lambda record: ("ANNA", "BRAM", None),
         told=told.append,
     )
     recorder(GameChanged(record(rounds=[])))
@@ -109,7 +109,7 @@ def test_a_game_of_unnamed_seats_has_no_names_and_an_abandoned_one_no_winner(tmp
         History(tmp_path, clock=lambda: NOON),
         state,
         Said(),
-        names=lambda: (None,) * 3,
+        names=lambda record: (None,) * 3,
         told=told.append,
     )
     recorder(GameFinished(record()))
@@ -175,3 +175,16 @@ def test_a_bot_is_tallied_by_its_strength_never_with_the_unnamed_seat_of_its_num
         Tally(None, 2, 0, 1),
         Tally("ANNA", 0, 0, 2),
     }
+
+
+def test_a_game_set_aside_at_power_on_keeps_its_seats_names(tmp_path):
+    (tmp_path / "names.txt").write_text("name P1 anna\n")
+    (tmp_path / "left.txt").write_text("press LEFT\n")  # the resume screen: a new game
+    state = str(tmp_path / "s")
+    start = ("--players", "1", "--bots", "easy,normal", "--state-dir", state)
+    code, _, err = simulate(*start, "--fast", "--script", str(tmp_path / "names.txt"))
+    assert code == 0, err
+    code, _, err = simulate("--state-dir", state, "--fast", "--script", str(tmp_path / "left.txt"))
+    assert code == 0, err
+    (game,) = History(tmp_path / "s").games()
+    assert not game.finished and game.names == ("ANNA", None, None)

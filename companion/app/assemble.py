@@ -121,7 +121,7 @@ def assemble(
         history = History(store.path, report=report)
         stack.callback(history.close)
         app.flow = remembered(app.flow, store, history, report)  # names, the history screen
-        names = lambda: seat_names(app.flow)  # noqa: E731 (read when a game ends)
+        names = lambda record: seat_names(app.flow, record)  # noqa: E731 (read at its end)
         recorder = HistoryRecorder(history, store, report, names=names, told=app.put)
         app.sinks.append(recorder)  # before the Saver
         app.sinks.append(Saver(store, app.put, report))

@@ -9,6 +9,7 @@ from dataclasses import replace
 from functools import partial
 
 from ..game.names import NO_HISTORY, Names
+from ..game.record import GameRecord
 from ..game.settings import DeviceSettings, changed
 from ..rules import CompanionError
 from ..storage import StateDir, StorageError
@@ -106,8 +107,8 @@ class HistoryRecorder:
     keeps one row: a record holding no rounds starts a new game, unless this recorder has
     seen a record since the start or the last set-aside (then it is a round undone).
 
-    ``names`` gives the names of the game's seats when a game ends (None: no seat has
-    one); ``told``, if given, receives the history's new summary (``HistoryKnown``)
+    ``names`` gives the names of a game's seats when it ends or is set aside (None:
+    no seat has one); ``told``, if given, receives the history's new summary (``HistoryKnown``)
     each time a game is written, for the device's history screen."""
 
     def __init__(
@@ -116,7 +117,7 @@ class HistoryRecorder:
         store: StateDir,
         report: Report,
         *,
-        names: Callable[[], Names] = lambda: (),
+        names: Callable[[GameRecord], Names] = lambda record: (),
         told: Callable[[Event], None] | None = None,
     ):
         self.history = history
@@ -136,8 +137,7 @@ class HistoryRecorder:
             elif isinstance(effect, GameFinished):
                 fresh = not self._seen and not effect.record.rounds
                 game_id = self.history.game_id(effect.record, fresh=fresh)
-                names = self._names()
-                names = tuple(names) if any(names) else None
+                names = self._names_of(effect.record)
                 self.history.put(effect.record, game_id=game_id, names=names)
                 self._seen = True
                 self._tell()
@@ -159,7 +159,12 @@ class HistoryRecorder:
     def _abandon(self) -> None:
         record = self.store.load().record
         if record is not None and not record.ended and not record.replay().finished:
-            self.history.put(record, game_id=self.history.game_id(record))
+            names = self._names_of(record)
+            self.history.put(record, game_id=self.history.game_id(record), names=names)
+
+    def _names_of(self, record: GameRecord) -> Names | None:
+        names = self._names(record)
+        return tuple(names) if any(names) else None
 
 
 def save_told_once(save: Callable[[], None], what: str, failing: bool, report: Report) -> bool:
