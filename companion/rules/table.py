@@ -393,8 +393,12 @@ def _listed(m: int) -> str:
 _CARD_TYPES = {int, Card}  # not bool, not float: True == 1 and 1.0 == 1 are not cards
 _NO_TRADE = Quote(0, 0)
 _NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
+_BITS = tuple(1 << c for c in range(9))
 _SELECTIONS = tuple(
-    tuple(tuple(mask(c) for c in combinations(_CARDS_OF[m], k)) for m in range(ALL_MASK + 1))
+    tuple(
+        tuple(sum(map(_BITS.__getitem__, c)) for c in combinations(_CARDS_OF[m], k))
+        for m in range(ALL_MASK + 1)
+    )
     for k in range(3)
 )  # [k][hand]: every selection of k cards, as bitmasks in ascending card order
 # Every way to write a selection of one or two different cards, to its bitmask.
