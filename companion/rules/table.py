@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import chain, combinations, permutations
+from operator import and_, invert
 
 from .board import Quote
 from .cards import Card, Row
@@ -144,10 +145,8 @@ class Table:
             selections = list(map(_WRITTEN_AS[self.setup.cards_per_round].__getitem__, plays))
         except (KeyError, TypeError):  # not written as such a tuple, or unhashable
             return None
-        hands = self.hands
-        for seat, m in enumerate(selections):
-            if m & ~hands[seat]:
-                return None
+        if any(map(and_, selections, map(invert, self.hands))):  # a card not in hand
+            return None
         # True and 1.0 hash as 1: the look-up finds them, the types refuse them
         if not _CARD_TYPES.issuperset(map(type, chain.from_iterable(plays))):
             return None
