@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..rules import (
