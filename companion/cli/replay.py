@@ -9,21 +9,20 @@ order: a game that cannot be replayed never stops the games after it.
 from __future__ import annotations
 
 import codecs
-import concurrent.futures
 import json
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
-from concurrent.futures.process import BrokenProcessPool
-from typing import AnyStr, TextIO
+from typing import TYPE_CHECKING, AnyStr, TextIO
 
 from ..game.jsontext import parse_json
-from ..game.narrate import narrate_game
 from ..game.record import GameRecord, state_to_dict
 from ..rules import CompanionError, RecordError
 from ..rules.errors import clip
 from ..ui.catalog import DEFAULT, catalog
+
+if TYPE_CHECKING:  # the process pool and the narration load only when a batch needs them
+    import concurrent.futures
 
 EXIT_BAD_INPUT = 2
 Lines = list[str] | list[bytes]  # a batch's lines: text, or bytes if not all UTF-8
@@ -131,6 +130,8 @@ def _replayed(doc: object, as_json: bool, lang: str) -> str:
     record = GameRecord.from_dict(doc)
     if as_json:
         return json.dumps(state_to_dict(record.replay(), record.ended)) + "\n"
+    from ..game.narrate import narrate_game
+
     return "".join(line + "\n" for line in narrate_game(record, catalog(lang)))
 
 
@@ -204,6 +205,8 @@ def _map_chunks(
         return
     size = max(16, len(lines) // (jobs * 8))  # a few chunks per worker keeps them all busy
     chunks = [(i + 1, lines[i : i + size], as_json, name, lang) for i in range(0, len(lines), size)]
+    from concurrent.futures.process import BrokenProcessPool
+
     done = 0
     try:
         pool = _pool(jobs)
@@ -229,6 +232,9 @@ def usable_cpus() -> int:
 def _pool(jobs: int) -> concurrent.futures.ProcessPoolExecutor:
     # fork where the platform has it: the workers start with everything imported. A
     # process pool (not multiprocessing.Pool) reports a dead worker instead of hanging.
+    import concurrent.futures
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     return concurrent.futures.ProcessPoolExecutor(jobs, mp_context=ctx)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..rules import (
@@ -77,7 +79,7 @@ class GameRecord:
         ended = data.get("ended", False)
         if type(ended) is not bool:
             raise RecordError(f"'ended' must be true or false, got {shown(ended)}")
-        rounds = tuple([_round(i + 1, r, players) for i, r in enumerate(rounds)])
+        rounds = _rounds(rounds, players)
         return cls(players, board, target, rounds, ended, _bots(data.get("bots"), players))
 
     def to_dict(self) -> dict:
@@ -145,6 +147,34 @@ def _kind(value: object) -> str:
     return names.get(type(value), "null" if value is None else shown(value))
 
 
+def _rounds(raw: list, players: int) -> tuple[RoundRecord, ...]:
+    """Every round of a record. The usual record (objects of lists of lists, offers
+    that are whole numbers 0 or more, or none) is checked in a few passes over all
+    rounds at once; anything else is read round by round to name the first mistake."""
+    try:
+        if not _DICT_ONLY.issuperset(map(type, raw)):
+            raise LookupError
+        plays = list(map(itemgetter("plays"), raw))
+        trades = [r.get("trades") or [] for r in raw]
+    except LookupError:  # a round not an object, or with no plays
+        plays = trades = []
+    if (
+        len(plays) == len(raw)
+        and _LIST_ONLY.issuperset(map(type, plays))
+        and _LIST_ONLY.issuperset(map(type, chain.from_iterable(plays)))
+        and _LIST_ONLY.issuperset(map(type, trades))
+        and max(map(len, trades), default=0) <= players
+        and _INT_ONLY.issuperset(map(type, chain.from_iterable(trades)))
+        and min(chain.from_iterable(trades), default=0) >= 0
+    ):
+        return tuple(map(RoundRecord, map(_tuples, plays), map(tuple, trades)))
+    return tuple([_round(i + 1, r, players) for i, r in enumerate(raw)])
+
+
+def _tuples(lists: list[list]) -> tuple[tuple, ...]:
+    return tuple(map(tuple, lists))
+
+
 def _round(number: int, raw: object, players: int) -> RoundRecord:
     # Only shapes are checked here; every card is checked by the rules when the round
     # is played, with the round and the seat in the message.
@@ -197,5 +227,6 @@ def _bots(raw: object, players: int) -> tuple[str | None, ...]:
     return tuple(raw) if len(people) < players else ()
 
 
+_DICT_ONLY = {dict}
 _LIST_ONLY = {list}
 _INT_ONLY = {int}

@@ -49,17 +49,13 @@ class Board:
     rates: tuple[Rate | None, ...]
     name: str | None = None
     verified: bool = True
-    # _fronts[space]: the rates worth using there (none is both dearer and worth less).
-    _fronts: tuple[tuple[Rate, ...], ...] = field(init=False, repr=False, compare=False)
     # _quotes[space][g]: the best trade with up to g goods there, looked up per trade.
     _quotes: tuple[tuple[Quote, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _check_size(self.rates)
         _check_rates(self.rates)
-        fronts = _fronts(self.rates)
-        object.__setattr__(self, "_fronts", fronts)
-        object.__setattr__(self, "_quotes", tuple(map(_best_trades, fronts)))
+        object.__setattr__(self, "_quotes", _quote_tables(self.rates))
 
     @classmethod
     def from_rates(cls, rates: Sequence[object], name: str | None = None, verified: bool = True):
@@ -157,38 +153,32 @@ def _bad_rate(space: int, raw: object) -> BoardError:
     )
 
 
-def _fronts(rates: tuple[Rate | None, ...]) -> tuple[tuple[Rate, ...], ...]:
-    """For each space, the rates usable there that no other usable rate beats.
+def _quote_tables(rates: tuple[Rate | None, ...]) -> tuple[tuple[Quote, ...], ...]:
+    """``quotes[space][g]``: the best trade with up to g goods on ``space``, g up to 15.
 
-    A rate is beaten by one that costs no more goods and buys at least as many VP;
-    dropping beaten rates changes no quote and keeps the trade search small. (On a
-    monotone table a higher rate is never worse per good, yet a lower one may still be
-    worth keeping: 2:1 below 3:2 turns 5 goods into 3 VP.)
+    Unbounded knapsack, one rate at a time up the board: most_vp[g] is the most VP that
+    g goods buy with the rates seen so far, which are exactly those usable on the
+    space reached. Adding a rate is one pass over g, so a whole board costs about as
+    much as one space did when each space was solved on its own.
     """
-    fronts = []
-    front: list[Rate] = []
+    most_vp = [0] * (GOODS_MAX + 1)
+    row = _quotes_for(tuple(most_vp))
+    tables = []
     for rate in rates:
-        if rate is not None and not any(o.goods <= rate.goods and o.vp >= rate.vp for o in front):
-            front = [o for o in front if not (rate.goods <= o.goods and rate.vp >= o.vp)]
-            front.append(rate)
-            front.sort()
-        fronts.append(tuple(front))
-    return tuple(fronts)
+        # A rate that buys no more than its goods already buy adds nothing anywhere
+        # (a + b goods buy what a goods buy plus what b goods buy): most rates repeat one below.
+        if rate is not None and rate.vp > most_vp[rate.goods]:
+            cost, vp = rate
+            for g in range(cost, GOODS_MAX + 1):
+                if most_vp[g - cost] + vp > most_vp[g]:
+                    most_vp[g] = most_vp[g - cost] + vp
+            row = _quotes_for(tuple(most_vp))
+        tables.append(row)
+    return tuple(tables)
 
 
 @lru_cache(maxsize=4096)
-def _best_trades(rates: tuple[Rate, ...]) -> tuple[Quote, ...]:
-    """``quotes[g]``: the best trade with up to g goods, for every g up to 15.
-
-    Unbounded knapsack: most_vp[g] is the most VP that g goods buy; a trade spends the
-    fewest goods that reach that same VP. Boards share few distinct sets of useful
-    rates, so the tables are cached by that set.
-    """
-    most_vp = [0] * (GOODS_MAX + 1)
-    for g in range(1, GOODS_MAX + 1):
-        best = most_vp[g - 1]
-        for cost, vp in rates:
-            if cost <= g and most_vp[g - cost] + vp > best:
-                best = most_vp[g - cost] + vp
-        most_vp[g] = best
-    return tuple(Quote(most_vp.index(most_vp[g]), most_vp[g]) for g in range(GOODS_MAX + 1))
+def _quotes_for(most_vp: tuple[int, ...]) -> tuple[Quote, ...]:
+    """A trade spends the fewest goods that reach the same VP. Boards share few
+    distinct tables, so they are cached (and their quotes shared)."""
+    return tuple(Quote(most_vp.index(v), v) for v in most_vp)

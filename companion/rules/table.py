@@ -12,7 +12,8 @@ checking and moving cards is integer arithmetic.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations, permutations
+from itertools import chain, combinations, permutations
+from operator import and_, invert
 
 from .board import Quote
 from .cards import Card, Row
@@ -126,14 +127,30 @@ class Table:
                 round=self.round + 1,
                 seat=None,
             )
-        check = self.check_seat
-        selections = []
+        selections = self._read_fast(plays)
+        if selections is None:  # something is off: seat by seat, naming the first wrong
+            check = self.check_seat
+            selections = [check(seat, cards) for seat, cards in enumerate(plays)]
         seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
-        for seat, cards in enumerate(plays):
-            selections.append(check(seat, cards))
-            for card in cards:
+        for seat, m in enumerate(selections):
+            for card in _CARDS_OF[m]:
                 seats_of[card].append(seat)
         return selections, seats_of
+
+    def _read_fast(self, plays: Plays) -> list[int] | None:
+        """The usual round in a few C-level passes: every selection a tuple of the right
+        number of cards in hand. None for anything else (lists too), which ``check_seat``
+        then reads seat by seat: the same answer, or the exact refusal."""
+        try:
+            selections = list(map(_WRITTEN_AS[self.setup.cards_per_round].__getitem__, plays))
+        except (KeyError, TypeError):  # not written as such a tuple, or unhashable
+            return None
+        if any(map(and_, selections, map(invert, self.hands))):  # a card not in hand
+            return None
+        # True and 1.0 hash as 1: the look-up finds them, the types refuse them
+        if not _CARD_TYPES.issuperset(map(type, chain.from_iterable(plays))):
+            return None
+        return selections
 
     def play(self, plays: Plays, offers: Sequence[int] = (), log: Log = None) -> None:
         """Play one round: supply, resolution, discards. A refused round changes nothing."""
@@ -149,7 +166,7 @@ class Table:
                 round=self.round + 1,
                 seat=None,
             )
-        for seat in seats_of[Card.TRADER]:
+        for seat in seats_of[_TRADER_CARD]:
             self._offer(seat, offers)  # refuse a bad offer before anything changes
         self._resolve(selections, seats_of, offers, log)
 
@@ -178,7 +195,7 @@ class Table:
         for card in range(1, 9):
             if seats_of[card]:
                 _ACTIONS[card](self, card, seats_of, selections, offers, log)
-        self._end(seats_of[Card.BEGGAR], selections, log)
+        self._end(seats_of[_BEGGAR_CARD], selections, log)
         self.round += 1
 
     def _refuse(self, seat: int, cards: Sequence[int]) -> None:
@@ -375,15 +392,22 @@ def _listed(m: int) -> str:
 _CARD_TYPES = {int, Card}  # not bool, not float: True == 1 and 1.0 == 1 are not cards
 _NO_TRADE = Quote(0, 0)
 _NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
+_BITS = tuple(1 << c for c in range(9))
 _SELECTIONS = tuple(
-    tuple(tuple(mask(c) for c in combinations(_CARDS_OF[m], k)) for m in range(ALL_MASK + 1))
+    tuple(
+        tuple(sum(map(_BITS.__getitem__, c)) for c in combinations(_CARDS_OF[m], k))
+        for m in range(ALL_MASK + 1)
+    )
     for k in range(3)
 )  # [k][hand]: every selection of k cards, as bitmasks in ascending card order
 # Every way to write a selection of one or two different cards, to its bitmask.
 _WRITTEN = {cards: mask(cards) for k in (1, 2) for cards in permutations(range(1, 9), k)}
+# The same, by the number of cards a seat plays: _WRITTEN_AS[k][cards] (k is 1 or 2).
+_WRITTEN_AS = [{c: m for c, m in _WRITTEN.items() if len(c) == k} for k in range(3)]
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
 _VP, _GOODS, _TRADER = range(3)
+_TRADER_CARD, _BEGGAR_CARD = int(Card.TRADER), int(Card.BEGGAR)  # list indexes, not enums
 _SHARE: list[tuple[int, int | None]] = [(0, None)] * 9
 _BONUS: list[tuple[bool, tuple[tuple[int, int], ...]]] = [(False, ())] * 9
 _ACTIONS: list[Callable[..., None]] = [Table._share] * 9
