@@ -27,7 +27,8 @@ from companion.table.events import ChangeSettings, CodeUsed, PadDown, ShowCode
 from companion.table.flow import step as table_step
 from companion.table.state import Choosing, Phase
 from companion.ui.catalog import languages
-from companion.web.pairing import TRIES, Pairing
+from companion.web import server as server_module
+from companion.web.pairing import LIFETIME, TRIES, Pairing, TooSoon
 from companion.web.server import Table, WebServer
 from companion.web.viewjson import view_bytes
 
@@ -165,7 +166,7 @@ def test_the_pairing_code_is_on_the_table_never_on_the_page(served):
 def test_a_change_needs_pairing_and_then_reaches_the_queue(served):
     assert served.post("/api/settings", {"target": 45}) == (
         403,
-        {"error": "not paired: ask for a code first"},
+        {"error": "not paired: ask for a code first", "key": "web.error.unpaired", "values": {}},
     )
     assert served.events == []
     served.pair()
@@ -175,19 +176,73 @@ def test_a_change_needs_pairing_and_then_reaches_the_queue(served):
     assert json.loads(served.get("/api/settings")[1])["paired"] is True
 
 
-def test_wrong_codes_are_limited_then_a_new_code_is_needed(tmp_path):
-    s = Served(tmp_path, codes=("1234", "5678"))
+def test_wrong_codes_lock_pairing_and_a_new_code_does_not_give_more_tries(tmp_path):
+    s = Served(tmp_path, codes=("1234", "5678", "4321"))
     try:
-        s.post("/api/pair/new")
+        assert s.post("/api/pair/new")[0] == 202
         for _ in range(TRIES):
             assert s.post("/api/pair", {"code": "0000"})[0] == 403
         assert s.post("/api/pair", {"code": "1234"})[0] == 403  # gone after the wrong tries
-        s.post("/api/pair/new")
-        s.clock.now += 61  # and a code lasts a minute
+        status, answer = s.post("/api/pair/new")  # and no new code while locked out
+        assert status == 429 and answer["key"] == "web.error.too_soon"
+        assert answer["values"] == {"seconds": 60} and len(s.events) == 1
+        s.clock.now += 60
+        assert s.post("/api/pair/new")[0] == 202
+        s.clock.now += 60  # a code lasts a minute
         assert s.post("/api/pair", {"code": "5678"})[0] == 403
-        assert s.cookie is None
+        assert s.post("/api/pair/new")[0] == 202
+        assert s.post("/api/pair", {"code": "4321"}) == (200, {"paired": True})
     finally:
         s.server.close()
+
+
+def test_one_new_code_a_minute(served):
+    assert served.post("/api/pair/new")[0] == 202
+    served.clock.now += 59
+    status, answer = served.post("/api/pair/new")
+    assert status == 429 and answer["values"] == {"seconds": 1}
+    assert len(served.events) == 1  # the table was not asked twice
+
+
+def test_a_hundred_new_codes_and_guesses_never_pair(tmp_path):
+    """The attack that paired in 40 s: ask for a code, guess, ask again, guessing every
+    number in turn. Every code is 0099, so guess 100 would be right."""
+    s = Served(tmp_path, codes=["0099"] * 100)
+    try:
+        statuses = []
+        for guess in range(100):
+            statuses.append(s.post("/api/pair/new")[0])
+            statuses.append(s.post("/api/pair", {"code": f"{guess:04d}"})[0])
+            s.clock.now += 1.0
+        assert s.cookie is None and 200 not in statuses
+        # at 0 s a code, 5 wrong guesses lock a minute; at 64 s one more code, 5 more
+        assert statuses.count(202) == 2 and statuses.count(429) == 98
+    finally:
+        s.server.close()
+
+
+def test_each_lock_out_is_longer_until_a_phone_pairs():
+    clock = Clock()
+    pairing = Pairing(clock, lambda: "1234")
+    waits = []
+    for _ in range(8):
+        pairing.new_code()
+        for _ in range(TRIES):
+            assert pairing.pair("0000") is None
+        with pytest.raises(TooSoon) as e:
+            pairing.new_code()
+        waits.append(e.value.seconds)
+        clock.now += e.value.seconds
+    assert waits == [60, 120, 240, 480, 960, 1920, 3600, 3600]
+    pairing.new_code()
+    assert pairing.pair("1234") is not None
+    clock.now += LIFETIME
+    pairing.new_code()
+    for _ in range(TRIES):
+        pairing.pair("0000")
+    with pytest.raises(TooSoon) as e:
+        pairing.new_code()
+    assert e.value.seconds == 60  # pairing starts the count again
 
 
 @pytest.mark.parametrize(
@@ -305,3 +360,133 @@ def test_the_page_json_never_depends_on_hidden_choices(players, moves, seed):
             assert view_bytes(public_view(flow, now), WORDS) == view_bytes(
                 public_view(twin, now), WORDS
             )
+
+
+def raw(served: Served, request: bytes) -> tuple[int, dict]:
+    """``request`` sent as bytes over a socket of its own: the status and the JSON."""
+    with socket.create_connection(("127.0.0.1", served.server.address[1]), timeout=5) as sock:
+        sock.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += sock.recv(4096)
+        head, body = answer.split(b"\r\n\r\n", 1)
+        length = int(
+            next(h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")).split(
+                b":"
+            )[1]
+        )
+        while len(body) < length:
+            body += sock.recv(4096)
+    return int(head.split()[1]), json.loads(body)
+
+
+def post_bytes(body: bytes, host: bytes = b"127.0.0.1", extra: bytes = b"") -> bytes:
+    return (
+        b"POST /api/pair/new HTTP/1.1\r\nHost: "
+        + host
+        + b"\r\n"
+        + extra
+        + b"Content-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        (b"127.0.0.1:8080", 202),
+        (b"[::1]:8080", 202),
+        (b"localhost", 202),
+        (socket.gethostname().split(".")[0].encode() + b".local:8080", 202),
+        (b"attacker.example:8080", 421),  # DNS rebinding: a name that is not ours
+        (b"", 421),
+    ],
+)
+def test_the_host_must_be_this_machine(served, host, status):
+    json_kind = b"Content-Type: application/json\r\n"
+    got, answer = raw(served, post_bytes(b"{}", host, json_kind))
+    assert got == status
+    if status == 421:
+        assert answer["key"] == "web.error.host" and served.events == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "body", "status"),
+    [
+        (b"", b"", 415),  # an empty body from another site's form or fetch: not JSON
+        (b"Content-Type: text/plain\r\n", b"{}", 415),
+        (b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n", b"", 411),
+        (b"Content-Type: application/json\r\n", b"[" * 5000, 413),
+    ],
+)
+def test_every_post_is_small_whole_json(served, extra, body, status):
+    got, answer = raw(served, post_bytes(body, extra=extra))
+    assert got == status and answer["key"] == "web.error.body"
+    assert served.events == []
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "says"),
+    [
+        ("/api/settings", b"[" * 4000, "body: nested too deep"),
+        ("/api/pair", json.dumps({"code": "\ud800"}).encode(), 'pairing: send {"code": "1234"}'),
+        ("/api/pair", json.dumps({"code": "١٢٣٤"}).encode(), 'pairing: send {"code": "1234"}'),
+        ("/api/settings", b'{"nope": 1}', 'settings: unknown key "nope"'),
+        ("/api/settings", b'{"targt": 45, "target": 40}', 'settings: unknown key "targt"'),
+    ],
+)
+def test_bad_input_is_400_in_one_line_and_changes_nothing(served, path, body, says):
+    served.pair()
+    before = list(served.events)
+    status, answer = served.request("POST", path, body, "application/json")
+    assert status == 400 and json.loads(answer)["error"] == says
+    assert served.events == before
+    assert served.get("/api/view")[0] == 200  # and the server goes on
+
+
+def test_a_fault_of_ours_is_a_one_line_500_and_the_server_goes_on(served, capsys):
+    def broken(token):
+        raise ValueError("a bug")
+
+    served.server.settings_data = broken
+    status, answer = served.get("/api/settings")
+    assert status == 500
+    assert json.loads(answer) == {"error": "server fault", "key": "web.error.fault", "values": {}}
+    assert "ValueError: a bug" in capsys.readouterr().err  # the traceback, in the journal
+    assert served.get("/api/view")[0] == 200
+
+
+def test_a_body_that_never_comes_frees_its_thread(served, monkeypatch):
+    monkeypatch.setattr(server_module._Handler, "timeout", 0.2)
+    with socket.create_connection(("127.0.0.1", served.server.address[1]), timeout=5) as sock:
+        head = b"Content-Type: application/json\r\n"
+        sock.sendall(post_bytes(b"{" + b" " * 99, extra=head)[:-99])  # 1 byte of 100
+        assert sock.recv(100) == b""  # closed by the server, with no answer to give
+    assert served.server._httpd.connections == 0
+    assert served.events == []
+
+
+def test_connections_past_the_cap_get_503(served, monkeypatch):
+    monkeypatch.setattr(server_module, "CONNECTIONS", 2)
+    port = served.server.address[1]
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(2)]
+    try:
+        status, answer = raw(served, b"GET /api/view HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        assert status == 503 and answer["key"] == "web.error.busy"
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_a_following_page_is_dropped_by_the_kernel_when_it_vanishes():
+    with socket.socket() as sock:
+        server_module._keepalive(sock)
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 60_000
+
+
+def test_the_code_is_not_in_the_events_repr():
+    assert "1234" not in repr(ShowCode("1234", 60.0))
