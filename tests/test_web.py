@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import socket
+import sqlite3
 import threading
 import urllib.error
 import urllib.request
@@ -21,7 +22,7 @@ from test_secrecy import WORDS, moves, twin_of
 
 from companion.game.randgame import random_game
 from companion.game.settings import DeviceSettings
-from companion.storage.history import History
+from companion.storage.history import MIGRATIONS, History
 from companion.table import Timing, new_flow, public_view, settle, start, step
 from companion.table.events import ChangeSettings, CodeUsed, PadDown, ShowCode
 from companion.table.flow import step as table_step
@@ -30,6 +31,7 @@ from companion.ui.catalog import languages
 from companion.web import server as server_module
 from companion.web.pairing import LIFETIME, TRIES, Pairing, TooSoon
 from companion.web.server import Table, WebServer
+from companion.web.tables import LAST, HistoryPages
 from companion.web.viewjson import view_bytes
 
 TIMING = Timing(supply=1, countdown=3, reveal=1, step=1, scores=1, message=1)
@@ -490,3 +492,56 @@ def test_a_following_page_is_dropped_by_the_kernel_when_it_vanishes():
 
 def test_the_code_is_not_in_the_events_repr():
     assert "1234" not in repr(ShowCode("1234", 60.0))
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, None),  # no history yet: none is made
+        (b"not a database at all" * 100, "file is not a database"),
+        ("old", "has schema version 1, not 2"),
+    ],
+)
+def test_the_page_never_changes_the_history_file(tmp_path, content, reason):
+    path = tmp_path / "history.sqlite"
+    if content == "old":
+        db = sqlite3.connect(path)
+        db.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+        db.close()
+    elif content is not None:
+        path.write_bytes(content)
+    before = path.read_bytes() if path.exists() else None
+    said: list[str] = []
+    pages = HistoryPages(tmp_path, said.append)
+    for _ in range(2):
+        assert pages.history(WORDS) == [] and pages.stats(WORDS) == {}
+    assert (path.read_bytes() if path.exists() else None) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ([] if before is None else [path.name])
+    if reason is None:
+        assert said == []
+    else:  # said once, in one line
+        assert len(said) == 1 and reason in said[0] and "\n" not in said[0]
+
+
+def test_the_page_lists_the_last_games_and_reads_again_only_when_the_file_changes(
+    tmp_path, monkeypatch
+):
+    history = History(tmp_path)
+    history.add_all([random_game(random.Random(n), 3) for n in range(LAST + 2)])
+    opened = []
+    real = History.read_only.__func__
+
+    def counting(cls, folder, name="history.sqlite"):
+        opened.append(folder)
+        return real(cls, folder, name)
+
+    monkeypatch.setattr(History, "read_only", classmethod(counting))
+    pages = HistoryPages(tmp_path)
+    assert len(pages.history(WORDS)) == LAST
+    games = sum(s["games"] for s in pages.stats(WORDS).values())
+    pages.history(WORDS), pages.stats(WORDS)
+    assert len(opened) == 2  # once each, then from the cache
+    history.put(random_game(random.Random(99), 3), names=("Zoë", None, None))
+    history.close()
+    assert "Zoë" in pages.stats(WORDS) and len(opened) == 3
+    assert sum(s["games"] for s in pages.stats(WORDS).values()) == games + 3

@@ -44,7 +44,7 @@ from ..table import View
 from ..table.events import ChangeSettings, CodeUsed, Event, ShowCode
 from ..ui.catalog import catalog
 from .pairing import LIFETIME, Pairing, TooSoon, well_formed
-from .tables import history_data, stats_data
+from .tables import HistoryPages
 from .viewjson import view_bytes
 
 COOKIE = "companion_pair"
@@ -111,6 +111,7 @@ class WebServer:
         self._followers = 0
         self._closing = False
         self.hosts = _hosts(address)
+        self.history = HistoryPages(table.state_dir)
         self._httpd = _Server((address, port), _handler(self))
         self._httpd.timeout = None  # block in accept: no polling while nobody looks
         self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
@@ -404,9 +405,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/api/words":
             self._json(catalog(web.table.prefs().language).messages)
         elif path == "/api/history":
-            self._json(history_data(web.table.state_dir, self._words()))
+            self._json(web.history.history(self._words()))
         elif path == "/api/stats":
-            self._json(stats_data(web.table.state_dir, self._words()))
+            self._json(web.history.stats(self._words()))
         elif path == "/api/settings":
             self._json(web.settings_data(self._token()))
         else:
