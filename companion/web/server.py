@@ -300,10 +300,15 @@ class _Server(ThreadingHTTPServer):
             raise
 
     def process_request_thread(self, request, client_address) -> None:
+        # ThreadingMixIn's, with the place given back before the socket is closed: once
+        # a client sees the close, the count already says so.
         try:
-            super().process_request_thread(request, client_address)
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
         finally:
             self._release()
+            self.shutdown_request(request)
 
     def _release(self) -> None:
         with self._count_lock:
