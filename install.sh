@@ -13,16 +13,20 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 usage() {
     cat <<EOF
-Usage: sudo ./install.sh [--hub] [--dry-run] [--root DIR]
+Usage: sudo ./install.sh [--hub] [--web] [--dry-run] [--root DIR]
 
 Installs the companion from this checkout and starts it at every power-on:
 I2C on, the serial console off (GPIO 15 is the ▶ button), the packages it needs from
 the OS, a venv in /opt/$NAME, the system user '$SERVICE', the config
 /etc/$NAME/companion.toml (from docs/companion.example.toml, only if absent),
 the systemd unit '$SERVICE' and the udev rule naming the Pico hub /dev/$NAME-hub.
+The unit has no network unless the page for phones is enabled in the config ([web]
+enabled = true) or --web is given: then a drop-in lets the local network in.
 
   --hub       the pads are on the Pico hub (USB): a new config reads them from there
               ([pads] source = "hub"; an existing config is never changed)
+  --web       let the local network reach the page for phones (the drop-in
+              $SERVICE.service.d/web.conf); without it, only when the config enables it
   --dry-run   print the numbered plan, change nothing (any user, any machine)
   --root DIR  install the files (user, config, unit, udev rule) under DIR instead of /,
               for packaging and tests; apt-get, raspi-config, pip, udevadm and
@@ -33,11 +37,12 @@ Logs: journalctl -u $SERVICE -f        Remove it: sudo ./uninstall.sh
 EOF
 }
 
-DRY=0 HUB=0 ROOT=""
+DRY=0 HUB=0 WEB=0 ROOT=""
 while (($#)); do
     case $1 in
         --dry-run) DRY=1 ;;
         --hub) HUB=1 ;;
+        --web) WEB=1 ;;
         --root) (($# > 1)) || { echo "install.sh: --root needs a folder" >&2; exit 2; }
                 ROOT=$(realpath -m "$2"); shift ;;
         --root=*) ROOT=$(realpath -m "${1#--root=}") ;;
@@ -176,6 +181,27 @@ unit() {
     if on_system; then act systemctl daemon-reload; fi
 }
 
+# Whether the config turns the page on: `enabled = true` in its [web] table.
+web_enabled() {
+    [[ -f $CONFIG ]] && awk '
+        /^[[:space:]]*\[/ { in_web = ($0 ~ /^[[:space:]]*\[web\][[:space:]]*(#.*)?$/) }
+        in_web && /^[[:space:]]*enabled[[:space:]]*=[[:space:]]*true[[:space:]]*(#.*)?$/ { found = 1 }
+        END { exit !found }' "$CONFIG"
+}
+
+web_dropin() {
+    step "the page for phones' network (a drop-in): $DROPIN"
+    if ((!WEB)) && ! web_enabled; then
+        if [[ -e $DROPIN ]]; then say "kept (installed before; uninstall.sh removes it)"
+        else say "not needed: the page is off in the config (--web installs it)"; fi
+        return 0
+    fi
+    local from=$HERE/systemd/$SERVICE-web.conf
+    differs "$from" "$DROPIN" || return 0
+    put_file "$from" "$DROPIN"
+    if on_system; then act systemctl daemon-reload; fi
+}
+
 udev_rule() {
     step "the udev rule naming the Pico hub /dev/$NAME-hub: $RULE"
     local from=$HERE/systemd/99-$NAME-hub.rules
@@ -221,6 +247,7 @@ main() {
     system_user
     config
     unit
+    web_dropin
     udev_rule
     start
     if ((DRY)); then echo "Nothing was changed (dry run)."; return 0; fi

@@ -75,6 +75,14 @@ unit() {
     if on_system; then act systemctl daemon-reload; fi
 }
 
+web_dropin() {
+    step "the page for phones' drop-in: $DROPIN"
+    if [[ ! -e $DROPIN ]]; then say "already gone: $DROPIN"; return 0; fi
+    act rm -f "$DROPIN"
+    if [[ -d ${DROPIN%/*} ]] && [[ -z $(ls -A "${DROPIN%/*}") ]]; then act rmdir "${DROPIN%/*}"; fi
+    if on_system; then act systemctl daemon-reload; fi
+}
+
 udev_rule() {
     step "the udev rule naming the Pico hub: $RULE"
     if [[ ! -e $RULE ]]; then say "already gone: $RULE"; return 0; fi
@@ -119,6 +127,7 @@ main() {
     ((DRY)) && echo "The plan (a dry run: nothing is changed):"
     stop
     unit
+    web_dropin
     udev_rule
     program
     config

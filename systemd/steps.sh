@@ -6,6 +6,7 @@
 
 ETC=$ROOT/etc
 UNIT=$ETC/systemd/system/$SERVICE.service
+DROPIN=$ETC/systemd/system/$SERVICE.service.d/web.conf  # the page for phones' network
 RULE=$ETC/udev/rules.d/99-$NAME-hub.rules
 SYSUSERS=$ETC/sysusers.d/$SERVICE.conf
 STEP=0 CHANGED=0

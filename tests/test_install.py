@@ -15,7 +15,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPTS = ("install.sh", "uninstall.sh")
-STEPS = 10  # install.sh's numbered steps
+STEPS = 11  # install.sh's numbered steps
 SYSTEM_PATHS = (  # what a real install writes, and a dry run must not
     "/opt/santo-domingo",
     "/etc/santo-domingo",
@@ -118,6 +118,7 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
     etc = root / "etc"
     unit = etc / "systemd/system/companion.service"
     assert unit.read_bytes() == (REPO / "systemd/companion.service").read_bytes()
+    assert not (etc / "systemd/system/companion.service.d").exists()  # the page is off
     assert (etc / "systemd/system/multi-user.target.wants/companion.service").is_symlink()
     rule = etc / "udev/rules.d/99-santo-domingo-hub.rules"
     assert rule.read_bytes() == (REPO / "systemd/99-santo-domingo-hub.rules").read_bytes()
@@ -155,6 +156,35 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
     assert snapshot(root) == left
     assert script("uninstall.sh", "--purge", "--root", root).returncode == 0
     assert not state.exists() and not (etc / "santo-domingo").exists()
+
+
+@needs_systemd
+@pytest.mark.parametrize("how", ["--web", "config"])
+def test_the_page_s_drop_in_is_installed_when_asked_or_enabled_and_uninstalled(tmp_path, how):
+    root = tmp_path / "root"
+    drop_in = root / "etc/systemd/system/companion.service.d/web.conf"
+    if how == "config":
+        mine = root / "etc/santo-domingo/companion.toml"
+        mine.parent.mkdir(parents=True)
+        mine.write_text('[pads]\nsource = "matrix"\n\n[web]\nenabled = true  # for phones\n')
+    done = script("install.sh", "--root", root, *(["--web"] if how == "--web" else []))
+    assert done.returncode == 0, done.stderr
+    assert drop_in.read_bytes() == (REPO / "systemd/companion-web.conf").read_bytes()
+    again = script("install.sh", "--root", root)  # the drop-in stays, untouched
+    assert again.returncode == 0 and "running:" not in again.stdout and drop_in.exists()
+    gone = script("uninstall.sh", "--root", root)
+    assert gone.returncode == 0, gone.stderr
+    assert not drop_in.parent.exists()
+
+
+def test_a_web_table_that_is_off_does_not_count(tmp_path):
+    root = tmp_path / "root"
+    mine = root / "etc/santo-domingo/companion.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("[web]\nenabled = false\n\n[other]\nenabled = true\n")
+    done = script("install.sh", "--dry-run", "--root", root)
+    assert "not needed: the page is off in the config" in done.stdout
+    assert "web.conf" in script("install.sh", "--dry-run", "--root", root, "--web").stdout
 
 
 @needs_systemd

@@ -99,3 +99,27 @@ def test_the_hub_rule_names_the_pico_and_the_group_the_user_is_in():
     assert keys[("ATTRS{idVendor}", "==")] == "2e8a" and keys[("ATTRS{idProduct}", "==")] == "0005"
     assert keys[("SYMLINK", "+=")] == "santo-domingo-hub"  # /dev/santo-domingo-hub
     assert keys[("GROUP", "=")] in settings(SYSTEMD / "companion.service", "SupplementaryGroups")[0]
+
+
+def test_the_unit_has_no_network_and_the_web_drop_in_lets_the_lan_in():
+    unit = SYSTEMD / "companion.service"
+    drop_in = SYSTEMD / "companion-web.conf"
+    assert settings(unit, "IPAddressDeny") == ["any"]
+    assert settings(unit, "IPAddressAllow") == []  # the page off: no network at all
+    allowed = settings(drop_in, "IPAddressAllow")
+    assert allowed == ["localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"]
+
+
+@needs_analyze
+def test_the_web_drop_in_verifies_clean_beside_the_unit(tmp_path):
+    (tmp_path / "companion.service.d").mkdir()
+    shutil.copy(SYSTEMD / "companion.service", tmp_path)
+    shutil.copy(SYSTEMD / "companion-web.conf", tmp_path / "companion.service.d/web.conf")
+    done = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", str(tmp_path / "companion.service")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stderr.splitlines() if "companion" in line] == []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import socket
+import sqlite3
 import threading
 import urllib.error
 import urllib.request
@@ -21,14 +22,16 @@ from test_secrecy import WORDS, moves, twin_of
 
 from companion.game.randgame import random_game
 from companion.game.settings import DeviceSettings
-from companion.storage.history import History
+from companion.storage.history import MIGRATIONS, History
 from companion.table import Timing, new_flow, public_view, settle, start, step
 from companion.table.events import ChangeSettings, CodeUsed, PadDown, ShowCode
 from companion.table.flow import step as table_step
 from companion.table.state import Choosing, Phase
 from companion.ui.catalog import languages
-from companion.web.pairing import TRIES, Pairing
+from companion.web import server as server_module
+from companion.web.pairing import LIFETIME, TRIES, Pairing, TooSoon
 from companion.web.server import Table, WebServer
+from companion.web.tables import LAST, HistoryPages
 from companion.web.viewjson import view_bytes
 
 TIMING = Timing(supply=1, countdown=3, reveal=1, step=1, scores=1, message=1)
@@ -165,7 +168,7 @@ def test_the_pairing_code_is_on_the_table_never_on_the_page(served):
 def test_a_change_needs_pairing_and_then_reaches_the_queue(served):
     assert served.post("/api/settings", {"target": 45}) == (
         403,
-        {"error": "not paired: ask for a code first"},
+        {"error": "not paired: ask for a code first", "key": "web.error.unpaired", "values": {}},
     )
     assert served.events == []
     served.pair()
@@ -175,19 +178,73 @@ def test_a_change_needs_pairing_and_then_reaches_the_queue(served):
     assert json.loads(served.get("/api/settings")[1])["paired"] is True
 
 
-def test_wrong_codes_are_limited_then_a_new_code_is_needed(tmp_path):
-    s = Served(tmp_path, codes=("1234", "5678"))
+def test_wrong_codes_lock_pairing_and_a_new_code_does_not_give_more_tries(tmp_path):
+    s = Served(tmp_path, codes=("1234", "5678", "4321"))
     try:
-        s.post("/api/pair/new")
+        assert s.post("/api/pair/new")[0] == 202
         for _ in range(TRIES):
             assert s.post("/api/pair", {"code": "0000"})[0] == 403
         assert s.post("/api/pair", {"code": "1234"})[0] == 403  # gone after the wrong tries
-        s.post("/api/pair/new")
-        s.clock.now += 61  # and a code lasts a minute
+        status, answer = s.post("/api/pair/new")  # and no new code while locked out
+        assert status == 429 and answer["key"] == "web.error.too_soon"
+        assert answer["values"] == {"seconds": 60} and len(s.events) == 1
+        s.clock.now += 60
+        assert s.post("/api/pair/new")[0] == 202
+        s.clock.now += 60  # a code lasts a minute
         assert s.post("/api/pair", {"code": "5678"})[0] == 403
-        assert s.cookie is None
+        assert s.post("/api/pair/new")[0] == 202
+        assert s.post("/api/pair", {"code": "4321"}) == (200, {"paired": True})
     finally:
         s.server.close()
+
+
+def test_one_new_code_a_minute(served):
+    assert served.post("/api/pair/new")[0] == 202
+    served.clock.now += 59
+    status, answer = served.post("/api/pair/new")
+    assert status == 429 and answer["values"] == {"seconds": 1}
+    assert len(served.events) == 1  # the table was not asked twice
+
+
+def test_a_hundred_new_codes_and_guesses_never_pair(tmp_path):
+    """The attack that paired in 40 s: ask for a code, guess, ask again, guessing every
+    number in turn. Every code is 0099, so guess 100 would be right."""
+    s = Served(tmp_path, codes=["0099"] * 100)
+    try:
+        statuses = []
+        for guess in range(100):
+            statuses.append(s.post("/api/pair/new")[0])
+            statuses.append(s.post("/api/pair", {"code": f"{guess:04d}"})[0])
+            s.clock.now += 1.0
+        assert s.cookie is None and 200 not in statuses
+        # at 0 s a code, 5 wrong guesses lock a minute; at 64 s one more code, 5 more
+        assert statuses.count(202) == 2 and statuses.count(429) == 98
+    finally:
+        s.server.close()
+
+
+def test_each_lock_out_is_longer_until_a_phone_pairs():
+    clock = Clock()
+    pairing = Pairing(clock, lambda: "1234")
+    waits = []
+    for _ in range(8):
+        pairing.new_code()
+        for _ in range(TRIES):
+            assert pairing.pair("0000") is None
+        with pytest.raises(TooSoon) as e:
+            pairing.new_code()
+        waits.append(e.value.seconds)
+        clock.now += e.value.seconds
+    assert waits == [60, 120, 240, 480, 960, 1920, 3600, 3600]
+    pairing.new_code()
+    assert pairing.pair("1234") is not None
+    clock.now += LIFETIME
+    pairing.new_code()
+    for _ in range(TRIES):
+        pairing.pair("0000")
+    with pytest.raises(TooSoon) as e:
+        pairing.new_code()
+    assert e.value.seconds == 60  # pairing starts the count again
 
 
 @pytest.mark.parametrize(
@@ -305,3 +362,186 @@ def test_the_page_json_never_depends_on_hidden_choices(players, moves, seed):
             assert view_bytes(public_view(flow, now), WORDS) == view_bytes(
                 public_view(twin, now), WORDS
             )
+
+
+def raw(served: Served, request: bytes) -> tuple[int, dict]:
+    """``request`` sent as bytes over a socket of its own: the status and the JSON."""
+    with socket.create_connection(("127.0.0.1", served.server.address[1]), timeout=5) as sock:
+        sock.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += sock.recv(4096)
+        head, body = answer.split(b"\r\n\r\n", 1)
+        length = int(
+            next(h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")).split(
+                b":"
+            )[1]
+        )
+        while len(body) < length:
+            body += sock.recv(4096)
+    return int(head.split()[1]), json.loads(body)
+
+
+def post_bytes(body: bytes, host: bytes = b"127.0.0.1", extra: bytes = b"") -> bytes:
+    return (
+        b"POST /api/pair/new HTTP/1.1\r\nHost: "
+        + host
+        + b"\r\n"
+        + extra
+        + b"Content-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        (b"127.0.0.1:8080", 202),
+        (b"[::1]:8080", 202),
+        (b"localhost", 202),
+        (socket.gethostname().split(".")[0].encode() + b".local:8080", 202),
+        (b"attacker.example:8080", 421),  # DNS rebinding: a name that is not ours
+        (b"", 421),
+    ],
+)
+def test_the_host_must_be_this_machine(served, host, status):
+    json_kind = b"Content-Type: application/json\r\n"
+    got, answer = raw(served, post_bytes(b"{}", host, json_kind))
+    assert got == status
+    if status == 421:
+        assert answer["key"] == "web.error.host" and served.events == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "body", "status"),
+    [
+        (b"", b"", 415),  # an empty body from another site's form or fetch: not JSON
+        (b"Content-Type: text/plain\r\n", b"{}", 415),
+        (b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n", b"", 411),
+        (b"Content-Type: application/json\r\n", b"[" * 5000, 413),
+    ],
+)
+def test_every_post_is_small_whole_json(served, extra, body, status):
+    got, answer = raw(served, post_bytes(body, extra=extra))
+    assert got == status and answer["key"] == "web.error.body"
+    assert served.events == []
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "says"),
+    [
+        ("/api/settings", b"[" * 4000, "body: nested too deep"),
+        ("/api/pair", json.dumps({"code": "\ud800"}).encode(), 'pairing: send {"code": "1234"}'),
+        ("/api/pair", json.dumps({"code": "١٢٣٤"}).encode(), 'pairing: send {"code": "1234"}'),
+        ("/api/settings", b'{"nope": 1}', 'settings: unknown key "nope"'),
+        ("/api/settings", b'{"targt": 45, "target": 40}', 'settings: unknown key "targt"'),
+    ],
+)
+def test_bad_input_is_400_in_one_line_and_changes_nothing(served, path, body, says):
+    served.pair()
+    before = list(served.events)
+    status, answer = served.request("POST", path, body, "application/json")
+    assert status == 400 and json.loads(answer)["error"] == says
+    assert served.events == before
+    assert served.get("/api/view")[0] == 200  # and the server goes on
+
+
+def test_a_fault_of_ours_is_a_one_line_500_and_the_server_goes_on(served, capsys):
+    def broken(token):
+        raise ValueError("a bug")
+
+    served.server.settings_data = broken
+    status, answer = served.get("/api/settings")
+    assert status == 500
+    assert json.loads(answer) == {"error": "server fault", "key": "web.error.fault", "values": {}}
+    assert "ValueError: a bug" in capsys.readouterr().err  # the traceback, in the journal
+    assert served.get("/api/view")[0] == 200
+
+
+def test_a_body_that_never_comes_frees_its_thread(served, monkeypatch):
+    monkeypatch.setattr(server_module._Handler, "timeout", 0.2)
+    with socket.create_connection(("127.0.0.1", served.server.address[1]), timeout=5) as sock:
+        head = b"Content-Type: application/json\r\n"
+        sock.sendall(post_bytes(b"{" + b" " * 99, extra=head)[:-99])  # 1 byte of 100
+        assert sock.recv(100) == b""  # closed by the server, with no answer to give
+    assert served.server._httpd.connections == 0
+    assert served.events == []
+
+
+def test_connections_past_the_cap_get_503(served, monkeypatch):
+    monkeypatch.setattr(server_module, "CONNECTIONS", 2)
+    port = served.server.address[1]
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(2)]
+    try:
+        status, answer = raw(served, b"GET /api/view HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        assert status == 503 and answer["key"] == "web.error.busy"
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_a_following_page_is_dropped_by_the_kernel_when_it_vanishes():
+    with socket.socket() as sock:
+        server_module._keepalive(sock)
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 60_000
+
+
+def test_the_code_is_not_in_the_events_repr():
+    assert "1234" not in repr(ShowCode("1234", 60.0))
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, None),  # no history yet: none is made
+        (b"not a database at all" * 100, "file is not a database"),
+        ("old", "has schema version 1, not 2"),
+    ],
+)
+def test_the_page_never_changes_the_history_file(tmp_path, content, reason):
+    path = tmp_path / "history.sqlite"
+    if content == "old":
+        db = sqlite3.connect(path)
+        db.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+        db.close()
+    elif content is not None:
+        path.write_bytes(content)
+    before = path.read_bytes() if path.exists() else None
+    said: list[str] = []
+    pages = HistoryPages(tmp_path, said.append)
+    for _ in range(2):
+        assert pages.history(WORDS) == [] and pages.stats(WORDS) == {}
+    assert (path.read_bytes() if path.exists() else None) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ([] if before is None else [path.name])
+    if reason is None:
+        assert said == []
+    else:  # said once, in one line
+        assert len(said) == 1 and reason in said[0] and "\n" not in said[0]
+
+
+def test_the_page_lists_the_last_games_and_reads_again_only_when_the_file_changes(
+    tmp_path, monkeypatch
+):
+    history = History(tmp_path)
+    history.add_all([random_game(random.Random(n), 3) for n in range(LAST + 2)])
+    opened = []
+    real = History.read_only.__func__
+
+    def counting(cls, folder, name="history.sqlite"):
+        opened.append(folder)
+        return real(cls, folder, name)
+
+    monkeypatch.setattr(History, "read_only", classmethod(counting))
+    pages = HistoryPages(tmp_path)
+    assert len(pages.history(WORDS)) == LAST
+    games = sum(s["games"] for s in pages.stats(WORDS).values())
+    pages.history(WORDS), pages.stats(WORDS)
+    assert len(opened) == 2  # once each, then from the cache
+    history.put(random_game(random.Random(99), 3), names=("Zoë", None, None))
+    history.close()
+    assert "Zoë" in pages.stats(WORDS) and len(opened) == 3
+    assert sum(s["games"] for s in pages.stats(WORDS).values()) == games + 3

@@ -2,16 +2,18 @@
 on a phone-sized screen, against the simulated table's server (``simulate --web``'s).
 
 It shows the rows, follows a round as the table plays it, and a settings change made on
-it (after pairing with the code the OLED shows) reaches the table and is saved. Where
-Chromium or Playwright is missing this skips, saying why; under CI (``CI=true``, where
-.ci/run installs Chromium) it fails instead.
+it (after pairing with the code the OLED shows) reaches the table and is saved. The
+table runs on a clock of the test's own: a pause ends only when the test moves the
+clock on, which it does once the page shows the phase before, so every phase is seen
+however slow the machine. Where Chromium is missing this skips, saying why; under CI
+(``CI=true``, where .ci/run installs Chromium) it fails instead. Playwright is one of
+the dev dependencies: without it this fails everywhere.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from companion.app.script import parse_script
 from companion.app.simulator import Simulator
 from companion.storage import StateDir
 from companion.table import public_view
+from companion.table.events import Tick
 from companion.ui.screens import screen
 from companion.web.serve import serve_table
 
@@ -43,36 +46,52 @@ press P3 4
 press P3 2
 press OK
 """
-# Every phase the page was shown, in order, kept by the page's own document.
-WATCH_PHASES = """
-window.phases = [];
-document.addEventListener("DOMContentLoaded", () => {
-  new MutationObserver(() => {
-    const phase = document.body.dataset.phase;
-    if (phase && window.phases[window.phases.length - 1] !== phase) window.phases.push(phase);
-  }).observe(document.body, {attributes: true, attributeFilter: ["data-phase"]});
-});
-"""
 
 
-def _missing() -> str | None:
-    if not CHROMIUM.exists():
-        return f"no {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "no playwright (pip install -e '.[dev]')"
-    return None
+class Clock:
+    """The table's time, moved on by the test alone."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def next_phase(sim, web, clock: Clock) -> str:
+    """Move the clock to the table's next deadline and wake it: the phase it shows then."""
+    version = web.latest()[0]
+    assert sim.flow.deadline is not None, "the table waits for people, not for time"
+    clock.now = max(clock.now, sim.flow.deadline)
+    sim.app.put(Tick())
+    news = web.wait_change(version, 10.0)
+    assert news is not None, "the table did not move on"
+    return json.loads(news[1])["phase"]
+
+
+def phases_until(page, sim, web, clock: Clock, last: str | None = None) -> list[str]:
+    """Each phase the page shows, in order, from the one now: the clock is moved on only
+    once the page shows it, until ``last`` or until the table waits for people."""
+    sim.settle(0)
+    phase = json.loads(web.latest()[1])["phase"]
+    phases: list[str] = []
+    while True:
+        page.wait_for_function(f"document.body.dataset.phase === {json.dumps(phase)}")
+        if not phases or phases[-1] != phase:
+            phases.append(phase)
+        if (phase == last and len(phases) > 1) or sim.flow.deadline is None:
+            return phases
+        phase = next_phase(sim, web, clock)
 
 
 @pytest.fixture
 def browser_page(tmp_path):
-    why = _missing()
-    if why is not None:
+    if not CHROMIUM.exists():
+        why = f"no {CHROMIUM} (apt-get install chromium)"
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI must run the browser test: {why}")
         pytest.skip(why)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # a dev dependency: missing is a failure
 
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
@@ -93,41 +112,43 @@ def browser_page(tmp_path):
 def table(tmp_path):
     state = tmp_path / "state"
     state.mkdir()
-    # Pauses a third of the table's (a second a step): long enough for a page on a
-    # busy machine to be shown each one, as the live view sends only the newest.
-    sim = Simulator(players=3, speed=3.0, store=StateDir(state))
-    web = serve_table(sim.app, "127.0.0.1", 0, state)
+    clock = Clock()
+    sim = Simulator(players=3, store=StateDir(state), clock=clock)
+    web = serve_table(sim.app, "127.0.0.1", 0, state, clock=clock)
     try:
-        yield sim, web, state
+        yield sim, web, state, clock
     finally:
         web.close()
         sim.close()
 
 
 def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_page, table):
-    sim, web, state = table
+    sim, web, state, clock = table
     page = browser_page
-    page.add_init_script(WATCH_PHASES)
     page.goto(web.url)
     page.wait_for_selector("#live.live")
-    page.wait_for_function("document.body.dataset.phase === 'select'")  # the first view
+    page.wait_for_function("document.body.dataset.phase === 'supply'")  # the first view
+    assert phases_until(page, sim, web, clock, "select") == ["supply", "select"]
     assert page.locator(".row").count() == 3
     assert page.locator(".row .name span").first.inner_text() == "VP row"
     assert page.locator("#fact").text_content() == "round 1"
     assert page.locator(".seat").count() == 3
 
-    sim.run(parse_script(ROUND, "round"))  # a round, as people press it
+    *cards, ok = parse_script(ROUND, "round")  # a round, as people press it
+    for line in cards:
+        sim.act(line)
+    phases = phases_until(page, sim, web, clock)  # the steps, up to the trader's choice
+    sim.act(ok)  # the trade accepted
+    phases += phases_until(page, sim, web, clock, "select")[1:]  # to the next round's
+    assert phases == ["countdown", "reveal", "step", "trade", "scores", "supply", "select"]
     page.wait_for_function("document.querySelector('#fact').textContent === 'round 2'")
-    phases = page.evaluate("window.phases")  # each one the page was shown, in order
-    seen = iter(phases)
-    assert all(phase in seen for phase in ("select", "reveal", "step", "scores", "supply"))
     players = sim.flow.game.state.players
     assert [row.text_content() for row in page.locator("#scores tr").all()] == [
         "Scores",
         *(f"P{seat + 1}{p.vp} VP{p.goods} goods" for seat, p in enumerate(players)),
     ]
     sim.app.wait_ready()  # the next round's rows have moved up: the table waits for cards
-    shown = public_view(sim.flow, time.monotonic()).board.rows
+    shown = public_view(sim.flow, clock()).board.rows
     page.wait_for_function(f"document.querySelector('.row[data-row=vp]').dataset.at == {shown.vp}")
     for row in ("goods", "trader"):
         assert page.locator(f".row[data-row={row}]").get_attribute("data-at") == str(
@@ -149,7 +170,7 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
     page.click("#pair-new")
     page.wait_for_selector("#pair-form:not([hidden])")
     sim.settle(0)
-    oled = screen(public_view(sim.flow, time.monotonic()), sim.app.words).notice
+    oled = screen(public_view(sim.flow, clock()), sim.app.words).notice
     code = dict(sim.flow.notice.values)["code"]
     assert oled == f"Phone code: {code}"  # what the OLED draws
     page.fill("#pair-code", code)
@@ -163,8 +184,15 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
     assert json.loads((state / "settings.json").read_text())["target"] == 45
 
 
-def test_a_wrong_code_is_refused_on_the_page(browser_page, table):
-    sim, web, _ = table
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        (lambda code: f"{(int(code) + 1) % 10000:04d}", "Wrong or expired code"),
+        (lambda code: "x" + code[1:], "Type the four digits shown on the table"),
+    ],
+)
+def test_a_wrong_code_is_refused_on_the_page_in_its_words(browser_page, table, typed, said):
+    sim, web, _, _ = table
     page = browser_page
     page.goto(web.url)
     page.click("#tab-settings")
@@ -172,7 +200,9 @@ def test_a_wrong_code_is_refused_on_the_page(browser_page, table):
     page.wait_for_selector("#pair-form:not([hidden])")
     sim.settle(0)
     code = dict(sim.flow.notice.values)["code"]
-    page.fill("#pair-code", "x" + code[1:])
+    page.fill("#pair-code", typed(code))
     page.click("#pair-send")
-    page.wait_for_function("document.querySelector('#message').innerText.startsWith('Wrong')")
+    page.wait_for_function(
+        f"document.querySelector('#message').innerText.startsWith({json.dumps(said)})"
+    )
     assert page.locator("#paired").is_hidden()

@@ -91,10 +91,13 @@ def test_simulate_serves_the_page_and_says_where_on_stderr(tmp_path):
     assert code == 0
 
 
-def test_the_service_lets_in_the_local_network_only():
-    unit = (Path(__file__).parent.parent / "systemd/companion.service").read_text()
+def test_the_page_s_drop_in_lets_in_the_local_network_only():
+    systemd = Path(__file__).parent.parent / "systemd"
+    unit = (systemd / "companion.service").read_text()
     assert "IPAddressDeny=any" in unit.splitlines()
-    (allow,) = [line for line in unit.splitlines() if line.startswith("IPAddressAllow=")]
+    assert "IPAddressAllow=" not in unit  # without the drop-in: no network
+    drop_in = (systemd / "companion-web.conf").read_text()
+    (allow,) = [line for line in drop_in.splitlines() if line.startswith("IPAddressAllow=")]
     assert allow.split("=", 1)[1].split() == [
         "localhost",
         "link-local",

@@ -61,11 +61,14 @@ class Simulator:
         lang: str | None = None,
         hub: Sequence[str] | None = None,
         bots: Sequence[str] = (),
+        clock: Callable[[], float] = time.monotonic,
     ):
         """``hub``: the pads through the hub's firmware, started with this command line
         (``simhub.firmware_command()``) behind a pty; None: the matrix on mock pins.
         ``bots``: the strengths of bots seated after the people (``players`` of them, or
-        setup's default); they answer at once, the same on every run."""
+        setup's default); they answer at once, the same on every run. ``clock``: the
+        table's time (a test's own, advanced by hand, makes pauses end when it says)."""
+        self._clock = clock
         self.errors: list[str] = []
         self._on_frame = on_frame
         self._inputs = 0
@@ -101,7 +104,7 @@ class Simulator:
         flow = power_on(start_flow, store, self.errors.append)
         effects: tuple = ()
         if players is not None:
-            now = time.monotonic()
+            now = self._clock()
             flow, effects = start(flow, players, flow.board, prefs.target, now, tuple(bots))
         port = self.wiring.port if isinstance(self.wiring, SimulatedHub) else None
         parts = Parts(pins, luma, self.factory, hub=port)
@@ -115,6 +118,7 @@ class Simulator:
             splash=0.0 if fast or players is not None else SPLASH,
             after_frame=self._frame if self._on_frame is not None else None,
             bots=_inline_bots,
+            clock=self._clock,
         )
         self.app = self.table.app
         if port is not None:

@@ -185,6 +185,32 @@ class History:
             "a new history is started"
         )
 
+    @classmethod
+    def read_only(cls, folder: Path, name: str = HISTORY_FILE) -> History:
+        """The history in ``folder`` to read from another thread (the page's): opened
+        with SQLite's ``mode=ro``, so it is never made, migrated or set aside. A file
+        missing, damaged, or of another schema version raises a one-line StorageError."""
+        history = cls(folder, name=name)
+        uri = history.path.resolve().as_uri() + "?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise StorageError(f"history {history.path}: {one_line(str(e))}") from None
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the header
+        except sqlite3.Error as e:
+            db.close()
+            raise StorageError(f"history {history.path}: {one_line(str(e))}") from None
+        if version != VERSION:
+            db.close()
+            raise StorageError(
+                f"history {history.path} has schema version {version}, not {VERSION}: "
+                "read once the table has opened it"
+            )
+        history._db = db
+        return history
+
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
@@ -282,11 +308,12 @@ class History:
 
     # --- reading ------------------------------------------------------------------------
 
-    def games(self) -> Iterator[Game]:
-        """Every game, newest first."""
+    def games(self, limit: int | None = None) -> Iterator[Game]:
+        """Every game, newest first (the first ``limit`` of them, when given)."""
         rows = self.connect().execute(
             "SELECT game_id, date, finished, winners, result, names, board, record"
-            " FROM games ORDER BY date DESC, rowid DESC"
+            " FROM games ORDER BY date DESC, rowid DESC LIMIT ?",
+            (-1 if limit is None else limit,),
         )
         for game_id, date, finished, winners, result, names, board, record in rows:
             yield Game(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..game.names import HistorySummary
@@ -116,7 +116,7 @@ class ShowCode:
     """The phone page asks to pair: the table shows ``code`` for ``seconds`` (a notice),
     so only someone at the table can type it into the page."""
 
-    code: str
+    code: str = field(repr=False)  # a log line or a traceback must not show it
     seconds: float
 
 

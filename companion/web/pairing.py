@@ -1,9 +1,12 @@
 """Pairing a phone: a short code shown on the OLED, typed into the page, trades for a
 token (the page's cookie) that lets it change settings.
 
-A code lives ``LIFETIME`` seconds and allows ``TRIES`` wrong guesses; then it is gone
-and the page must ask for a new one (shown on the table again), so guessing 4 digits
-from the network is hopeless. Tokens live as long as the server: a restart unpairs.
+A code lives ``LIFETIME`` seconds, and a new one is made at most once a ``LIFETIME``
+(asking sooner is refused with the seconds to wait). Wrong guesses are counted across
+codes: after ``TRIES`` of them the code is dropped and pairing is locked for a
+``LIFETIME``, doubled at each lock-out up to ``LOCK_MAX``, until a phone pairs. So a
+script gets 5 guesses a minute at first and fewer after: 4 digits hold for days.
+Tokens live as long as the server: a restart unpairs.
 """
 
 from __future__ import annotations
@@ -13,14 +16,28 @@ import secrets
 import time
 from collections.abc import Callable
 
-LIFETIME = 60.0  # seconds a code is shown and accepted
-TRIES = 5  # wrong codes before the code is dropped
+LIFETIME = 60.0  # seconds a code is shown and accepted; one new code per LIFETIME
+TRIES = 5  # wrong codes, in all, before a lock-out
+LOCK_MAX = 3600.0  # the longest lock-out, seconds
 DIGITS = 4
 TOKENS = 32  # paired sessions kept; the oldest is forgotten past that
 
 
 def random_code() -> str:
     return f"{secrets.randbelow(10**DIGITS):0{DIGITS}d}"
+
+
+def well_formed(code: str) -> bool:
+    """Whether ``code`` looks like one: ``DIGITS`` ASCII digits (and nothing to encode)."""
+    return len(code) == DIGITS and code.isascii() and code.isdigit()
+
+
+class TooSoon(Exception):
+    """No new code yet: ``seconds`` to wait (a code is on show, or pairing is locked)."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"wait {seconds:.0f} s")
+        self.seconds = seconds
 
 
 class Pairing:
@@ -35,29 +52,41 @@ class Pairing:
         self._clock = clock
         self._make_code = make_code
         self._code: str | None = None
-        self._until = 0.0
-        self._wrong = 0
+        self._until = 0.0  # the code on show expires; no new one before
+        self._wrong = 0  # wrong guesses since the last lock-out or pairing
+        self._locks = 0  # lock-outs since the last pairing: each lasts twice the last
+        self._locked_until = 0.0
         self._tokens: list[str] = []
 
     def new_code(self) -> str:
-        """A fresh code (the old one no longer works), to show on the table."""
-        self._code, self._until, self._wrong = self._make_code(), self._clock() + LIFETIME, 0
+        """A fresh code to show on the table; TooSoon while one is on show or locked."""
+        now = self._clock()
+        wait = max(self._until, self._locked_until) - now
+        if wait > 0:
+            raise TooSoon(wait)
+        self._code, self._until = self._make_code(), now + LIFETIME
         return self._code
 
     def pair(self, code: str) -> str | None:
-        """A new token for the right code, else None (and one try fewer)."""
-        if self._code is None or self._clock() >= self._until:
+        """A new token for the right code, else None (and one try fewer in all)."""
+        now = self._clock()
+        if self._code is None or now >= self._until or now < self._locked_until:
             self._code = None
             return None
-        if not hmac.compare_digest(code.encode(), self._code.encode()):
+        if not (well_formed(code) and hmac.compare_digest(code.encode(), self._code.encode())):
             self._wrong += 1
             if self._wrong >= TRIES:
-                self._code = None
+                self._lock(now)
             return None
-        self._code = None  # one code, one phone
+        self._code, self._wrong, self._locks = None, 0, 0  # one code, one phone
         token = secrets.token_urlsafe(24)
         self._tokens = [*self._tokens[-(TOKENS - 1) :], token]
         return token
+
+    def _lock(self, now: float) -> None:
+        self._code, self._wrong = None, 0
+        self._locked_until = now + min(LIFETIME * 2**self._locks, LOCK_MAX)
+        self._locks += 1
 
     def paired(self, token: str | None) -> bool:
         return token is not None and any(

@@ -11,14 +11,23 @@ the loop's queue as ``ChangeSettings``, and the table applies them as its own.
     GET  /api/settings   the settings and what they may be
     POST /api/pair/new   show a new code on the table       POST /api/pair   {"code": …}
     POST /api/settings   {key: value, …} (paired only): 400 and one line when refused
+
+Hardened for a LAN (docs/web.md): the Host header must name this machine (its
+hostname, hostname.local, localhost or an IP address: no DNS rebinding), every POST
+is application/json (a page elsewhere cannot send it without asking first), bodies are
+small and whole within ``TIMEOUT``, connections are capped, and a refusal is one line
+with a catalog key the page words in the table's language.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import socket
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -29,17 +38,20 @@ from importlib import resources
 from pathlib import Path
 
 from ..game.boards import offered_rates, profile_names
-from ..game.settings import DeviceSettings, SettingsError, board_of, changed
+from ..game.settings import KEYS, DeviceSettings, SettingsError, board_of, changed
 from ..rules import CompanionError
 from ..table import View
 from ..table.events import ChangeSettings, CodeUsed, Event, ShowCode
 from ..ui.catalog import catalog
-from .pairing import LIFETIME, Pairing
-from .tables import history_data, stats_data
+from .pairing import LIFETIME, Pairing, TooSoon, well_formed
+from .tables import HistoryPages
 from .viewjson import view_bytes
 
 COOKIE = "companion_pair"
-BODY_MAX = 16 * 1024  # a settings change is a few hundred bytes
+BODY_MAX = 4096  # a settings change is a few hundred bytes
+TIMEOUT = 30.0  # seconds a socket may stall, reading a request or writing an answer
+CONNECTIONS = 32  # at once, followers included; more get 503 at once
+DEAD_PEER = 60  # seconds unanswered before the kernel drops a following page's socket
 KEEPALIVE = 25.0  # seconds between SSE comments while a page follows (proxies, dead peers)
 FOLLOWERS = 16  # pages following at once; more get 503 (a Pi's threads are dear)
 STATIC = {
@@ -66,11 +78,15 @@ class Table:
 
 
 class Refused(CompanionError):
-    """A request the server says no to: an HTTP status and one line."""
+    """A request the server says no to: an HTTP status, one line in English (logs, curl)
+    and the catalog ``key`` with its ``values`` that the page words."""
 
-    def __init__(self, status: HTTPStatus, message: str):
+    def __init__(self, status: HTTPStatus, message: str, word: str, /, **values: object):
         super().__init__(message)
-        self.status = status
+        self.status, self.key, self.values = status, word, values
+
+    def answer(self) -> dict:
+        return {"error": str(self), "key": self.key, "values": self.values}
 
 
 class WebServer:
@@ -94,6 +110,8 @@ class WebServer:
         self._version = 0
         self._followers = 0
         self._closing = False
+        self.hosts = _hosts(address)
+        self.history = HistoryPages(table.state_dir)
         self._httpd = _Server((address, port), _handler(self))
         self._httpd.timeout = None  # block in accept: no polling while nobody looks
         self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
@@ -151,10 +169,23 @@ class WebServer:
 
     def show_code(self) -> None:
         with self._lock:
-            code = self.pairing.new_code()
+            try:
+                code = self.pairing.new_code()
+            except TooSoon as e:
+                seconds = max(1, round(e.seconds))
+                raise Refused(
+                    HTTPStatus.TOO_MANY_REQUESTS,
+                    f"pairing: no new code for {seconds} s",
+                    "web.error.too_soon",
+                    seconds=seconds,
+                ) from None
         self.table.put(ShowCode(code, LIFETIME))
 
     def pair(self, code: str) -> str | None:
+        if not well_formed(code):  # before comparing: nothing odd reaches the bytes
+            raise Refused(
+                HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "1234"}', "web.error.code"
+            )
         with self._lock:
             token = self.pairing.pair(code)
         if token is not None:
@@ -168,6 +199,14 @@ class WebServer:
     def change_settings(self, data: object) -> DeviceSettings:
         """``data`` checked as the settings file is (SettingsError names the key and why),
         then put on the table's queue; the settings as they will be."""
+        if isinstance(data, dict) and (unknown := sorted(set(data) - set(KEYS))):
+            name = json.dumps(unknown[0])[:40]
+            raise Refused(
+                HTTPStatus.BAD_REQUEST,
+                f"settings: unknown key {name}",
+                "web.error.unknown_key",
+                key=name,
+            )
         current = self.table.prefs()
         new = DeviceSettings.from_dict(data, base=current, languages=self.table.languages)
         keys = changed(current, new)
@@ -207,6 +246,31 @@ class WebServer:
         self._httpd.server_close()
 
 
+def _hosts(address: str) -> frozenset[str]:
+    """The names a Host header may give besides an IP address: this machine's."""
+    name = socket.gethostname().lower().rstrip(".")
+    short = name.split(".")[0]
+    return frozenset({"localhost", name, short, f"{short}.local", address.lower()})
+
+
+def host_allowed(header: str | None, hosts: frozenset[str]) -> bool:
+    """Whether a Host header names this machine: an IP address or one of ``hosts`` (a
+    page on another name that resolves here, DNS rebinding, is refused)."""
+    if not header:
+        return False
+    host = header.strip().lower()
+    if host.startswith("["):  # [::1]:8080
+        host = host[1 : host.find("]")] if "]" in host else ""
+    elif host.count(":") == 1:
+        host = host.split(":")[0]
+    host = host.rstrip(".")
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host in hosts
+    return True
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
@@ -214,7 +278,55 @@ class _Server(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], handler) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
+        self._count_lock = threading.Lock()
+        self.connections = 0
         super().__init__(address, handler)
+
+    def process_request(self, request, client_address) -> None:
+        with self._count_lock:
+            full = self.connections >= CONNECTIONS
+            if not full:
+                self.connections += 1
+        if full:  # said at once from the accepting thread, a second at most
+            with suppress(OSError):
+                request.settimeout(1.0)
+                request.sendall(_BUSY)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        # ThreadingMixIn's, with the place given back before the socket is closed: once
+        # a client sees the close, the count already says so.
+        try:
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            self._release()
+            self.shutdown_request(request)
+
+    def _release(self) -> None:
+        with self._count_lock:
+            self.connections -= 1
+
+
+def _busy_answer() -> bytes:
+    body = json.dumps(
+        {"error": "busy: too many connections", "key": "web.error.busy", "values": {}}
+    ).encode()
+    head = (
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+_BUSY = _busy_answer()
 
 
 def _handler(web: WebServer) -> type[BaseHTTPRequestHandler]:
@@ -226,70 +338,114 @@ def _handler(web: WebServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def _keepalive(sock: socket.socket) -> None:
+    """A following page that vanished (a phone off the Wi-Fi) is dropped by the kernel
+    within about ``DEAD_PEER`` seconds, where the platform has the options."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in (
+        ("TCP_KEEPIDLE", DEAD_PEER // 2),
+        ("TCP_KEEPINTVL", DEAD_PEER // 6),
+        ("TCP_KEEPCNT", 3),
+        ("TCP_USER_TIMEOUT", DEAD_PEER * 1000),
+    ):
+        if hasattr(socket, name):
+            with suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+
+
 class _Handler(BaseHTTPRequestHandler):
     web: WebServer
     protocol_version = "HTTP/1.1"
+    timeout = TIMEOUT  # a stalled read or write raises: no thread is held for ever
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # a request is not news; the journal keeps the table's own lines
 
     def do_GET(self) -> None:
-        path = self.path.split("?", 1)[0]
-        web = self.web
-        try:
-            if path in STATIC:
-                name, kind = STATIC[path]
-                page = resources.files("companion.web").joinpath("static", name).read_bytes()
-                self._send(HTTPStatus.OK, page, kind)
-            elif path == "/api/view":
-                self._json_bytes(web.latest()[1])
-            elif path == "/api/events":
-                self._events()
-            elif path == "/api/words":
-                self._json(catalog(web.table.prefs().language).messages)
-            elif path == "/api/history":
-                self._json(history_data(web.table.state_dir, self._words()))
-            elif path == "/api/stats":
-                self._json(stats_data(web.table.state_dir, self._words()))
-            elif path == "/api/settings":
-                self._json(web.settings_data(self._token()))
-            else:
-                raise Refused(HTTPStatus.NOT_FOUND, f"{path[:80]}: no such page")
-        except Refused as e:
-            self._error(e.status, str(e))
-        except CompanionError as e:  # a history that cannot be read: said, not a traceback
-            self._error(HTTPStatus.SERVICE_UNAVAILABLE, str(e))
+        self._answer(self._get)
 
     def do_POST(self) -> None:
+        self._answer(self._post)
+
+    def _answer(self, serve: Callable[[str], None]) -> None:
+        """Every request gets an answer: a refusal in one line, and for a fault of ours
+        a one-line 500 (the traceback goes to the journal, the server goes on)."""
         path = self.path.split("?", 1)[0]
         try:
-            data = self._body()
-            if path == "/api/pair/new":
-                self.web.show_code()
-                self._json({"shown": True}, HTTPStatus.ACCEPTED)
-            elif path == "/api/pair":
-                self._pair(data)
-            elif path == "/api/settings":
-                if not self.web.paired(self._token()):
-                    raise Refused(HTTPStatus.FORBIDDEN, "not paired: ask for a code first")
-                new = self.web.change_settings(data)
-                self._json({"settings": new.to_dict()})
-            else:
-                raise Refused(HTTPStatus.NOT_FOUND, f"{path[:80]}: no such page")
-        except SettingsError as e:
-            self._error(HTTPStatus.BAD_REQUEST, str(e))
+            if not host_allowed(self.headers.get("Host"), self.web.hosts):
+                raise Refused(
+                    HTTPStatus.MISDIRECTED_REQUEST,
+                    "Host: not this machine's name or address",
+                    "web.error.host",
+                )
+            serve(path)
         except Refused as e:
-            self._error(e.status, str(e))
+            self._error(e)
+        except SettingsError as e:
+            key = str(e).split(":", 1)[0]
+            key = key if key in KEYS else "settings"
+            self._error(Refused(HTTPStatus.BAD_REQUEST, str(e), "web.error.setting", key=key))
+        except CompanionError as e:  # a history that cannot be read: said, not a traceback
+            self._error(Refused(HTTPStatus.SERVICE_UNAVAILABLE, str(e), "web.error.history"))
+        except OSError:  # the peer stalled or left: nobody to answer
+            self.close_connection = True
+        except Exception:
+            sys.stderr.write(f"companion web: {self.command} {path[:80]} failed\n")
+            traceback.print_exc()
+            fault = Refused(HTTPStatus.INTERNAL_SERVER_ERROR, "server fault", "web.error.fault")
+            with suppress(OSError):
+                self._error(fault)
+            self.close_connection = True
+
+    def _get(self, path: str) -> None:
+        web = self.web
+        if path in STATIC:
+            name, kind = STATIC[path]
+            page = resources.files("companion.web").joinpath("static", name).read_bytes()
+            self._send(HTTPStatus.OK, page, kind)
+        elif path == "/api/view":
+            self._json_bytes(web.latest()[1])
+        elif path == "/api/events":
+            self._events()
+        elif path == "/api/words":
+            self._json(catalog(web.table.prefs().language).messages)
+        elif path == "/api/history":
+            self._json(web.history.history(self._words()))
+        elif path == "/api/stats":
+            self._json(web.history.stats(self._words()))
+        elif path == "/api/settings":
+            self._json(web.settings_data(self._token()))
+        else:
+            raise _not_found(path)
+
+    def _post(self, path: str) -> None:
+        data = self._body()
+        if path == "/api/pair/new":
+            self.web.show_code()
+            self._json({"shown": True}, HTTPStatus.ACCEPTED)
+        elif path == "/api/pair":
+            self._pair(data)
+        elif path == "/api/settings":
+            if not self.web.paired(self._token()):
+                raise Refused(
+                    HTTPStatus.FORBIDDEN, "not paired: ask for a code first", "web.error.unpaired"
+                )
+            new = self.web.change_settings(data)
+            self._json({"settings": new.to_dict()})
+        else:
+            raise _not_found(path)
 
     # --- the parts ----------------------------------------------------------------------
 
     def _pair(self, data: object) -> None:
         code = data.get("code") if isinstance(data, dict) else None
         if not isinstance(code, str):
-            raise Refused(HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "1234"}')
+            raise Refused(
+                HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "1234"}', "web.error.code"
+            )
         token = self.web.pair(code)
         if token is None:
-            raise Refused(HTTPStatus.FORBIDDEN, "pairing: wrong or expired code")
+            raise Refused(HTTPStatus.FORBIDDEN, "pairing: wrong or expired code", "web.pair_wrong")
         cookie = f"{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"
         self._json({"paired": True}, extra={"Set-Cookie": cookie})
 
@@ -298,8 +454,11 @@ class _Handler(BaseHTTPRequestHandler):
         so a phone that left is noticed. Ends when the server closes."""
         web = self.web
         if not web.follow():
-            raise Refused(HTTPStatus.SERVICE_UNAVAILABLE, "too many pages follow the table")
+            raise Refused(
+                HTTPStatus.SERVICE_UNAVAILABLE, "too many pages follow the table", "web.error.busy"
+            )
         try:
+            _keepalive(self.connection)
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "text/event-stream; charset=utf-8")
             for name, value in HEADERS.items():
@@ -315,29 +474,39 @@ class _Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b": still here\n\n")
                     self.wfile.flush()
                 version, data = news
-        except OSError:  # the page went away
+        except OSError:  # the page went away, or stopped reading for TIMEOUT
             pass
         finally:
             self.close_connection = True
             web.unfollow()
 
     def _body(self) -> object:
+        """The request's JSON: application/json always (an empty body too), whole,
+        at most ``BODY_MAX`` bytes, no deeper than JSON of settings needs."""
+        if "Transfer-Encoding" in self.headers:
+            why = "give Content-Length, not Transfer-Encoding"
+            raise _bad_body(HTTPStatus.LENGTH_REQUIRED, why)
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            # a form on another site cannot send this without asking first (CORS)
+            raise _bad_body(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send application/json")
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
-            raise Refused(HTTPStatus.BAD_REQUEST, "Content-Length: not a number") from None
+            raise _bad_body(HTTPStatus.BAD_REQUEST, "Content-Length is not a number") from None
         if length > BODY_MAX or length < 0:
-            raise Refused(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"body: over {BODY_MAX} bytes")
+            raise _bad_body(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"over {BODY_MAX} bytes")
         if length == 0:
             return None
-        if not self.headers.get("Content-Type", "").startswith("application/json"):
-            # a form on another site cannot send this without asking first (CORS)
-            raise Refused(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "body: send application/json")
-        raw = self.rfile.read(length)
+        raw = self.rfile.read(length)  # TIMEOUT ends a body that never comes
+        if len(raw) < length:
+            raise _bad_body(HTTPStatus.BAD_REQUEST, "shorter than its Content-Length")
         try:
             return json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise Refused(HTTPStatus.BAD_REQUEST, f"body: not JSON ({e})") from None
+        except RecursionError:
+            raise _bad_body(HTTPStatus.BAD_REQUEST, "nested too deep") from None
+        except (ValueError, UnicodeDecodeError) as e:
+            raise _bad_body(HTTPStatus.BAD_REQUEST, f"not JSON ({e})") from None
 
     def _token(self) -> str | None:
         try:
@@ -350,14 +519,14 @@ class _Handler(BaseHTTPRequestHandler):
         return catalog(self.web.table.prefs().language)
 
     def _json(self, data: object, status=HTTPStatus.OK, extra: dict | None = None) -> None:
-        body = json.dumps(data, ensure_ascii=False).encode()
+        body = json.dumps(data, ensure_ascii=True).encode()  # a lone surrogate is escaped
         self._send(status, body, "application/json; charset=utf-8", extra)
 
     def _json_bytes(self, body: bytes) -> None:
         self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
 
-    def _error(self, status: HTTPStatus, message: str) -> None:
-        self._json({"error": message}, status)
+    def _error(self, refused: Refused) -> None:
+        self._json(refused.answer(), refused.status)
 
     def _send(self, status, body: bytes, kind: str, extra: dict | None = None) -> None:
         self.send_response(status)
@@ -367,3 +536,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
+
+
+def _not_found(path: str) -> Refused:
+    shown = json.dumps(path[:80])
+    return Refused(HTTPStatus.NOT_FOUND, f"{shown}: no such page", "web.error.not_found")
+
+
+def _bad_body(status: HTTPStatus, why: str) -> Refused:
+    return Refused(status, f"body: {why}", "web.error.body")

@@ -1,51 +1,98 @@
 """The history as the page shows it: the last games, and per name the wins and VP.
 
-Read from ``history.sqlite`` with a connection of the request's own (SQLite's are not
-shared between threads), and only finished rounds are there: nothing hidden.
+Read from ``history.sqlite`` opened read-only (``History.read_only``: a page never
+makes, migrates or sets aside the table's database), and only finished rounds are
+there: nothing hidden. Both answers are kept until the file changes (its size, time
+and inode), so pages asking again cost a ``stat``, not a parse of every game.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-from ..storage.history import Game, History
+from ..storage.errors import StorageError
+from ..storage.history import HISTORY_FILE, Game, History
 from ..storage.stats import labels, stats
 from ..ui.catalog import Catalog
 
 LAST = 50  # games the page lists
 
-
-def _games(state_dir: Path | None) -> list[Game]:
-    if state_dir is None:
-        return []
-    history = History(state_dir)
-    if not history.path.exists():  # no history yet: none is made by looking
-        return []
-    try:
-        return list(history.games())
-    finally:
-        history.close()
+Say = Callable[[str], None]
 
 
-def history_data(state_dir: Path | None, words: Catalog) -> list[dict]:
-    """The last games, newest first: date, names, winners, final VP, rounds, board."""
-    games = []
-    for g in _games(state_dir)[:LAST]:
-        games.append(
-            {
-                "date": g.date,
-                "finished": g.finished,
-                "names": labels(g, words.who),
-                "winners": list(g.winners),
-                "vp": None if g.result is None else list(g.result["vp"]),
-                "rounds": len(g.record.rounds),
-                "board": g.board if isinstance(g.board, str) else None,
-            }
-        )
-    return games
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
-def stats_data(state_dir: Path | None, words: Catalog) -> dict[str, dict]:
-    """Per name (a seat's label when unnamed, a bot by its strength), over the games with
-    a result: what `companion history stats --json` gives."""
-    return stats(_games(state_dir), words.who)
+class HistoryPages:
+    """The history and stats answers for the history in ``state_dir`` (None: none),
+    cached per language until the file changes. Thread-safe: one request computes, the
+    others wait for its answer. ``say`` hears once why a file could not be read."""
+
+    def __init__(self, state_dir: Path | None, say: Say = _stderr):
+        self.state_dir = state_dir
+        self._say = say
+        self._lock = threading.Lock()
+        self._cache: dict[tuple[str, str], object] = {}
+        self._seen: tuple | None = None  # the file's signature the cache is for
+        self._told = ""
+
+    def history(self, words: Catalog) -> list[dict]:
+        """The last games, newest first: date, names, winners, final VP, rounds, board."""
+        return self._cached("history", words, lambda: [_listed(g, words) for g in self._read(LAST)])
+
+    def stats(self, words: Catalog) -> dict[str, dict]:
+        """Per name (a seat's label when unnamed, a bot by its strength), over the games
+        with a result: what `companion history stats --json` gives."""
+        return self._cached("stats", words, lambda: stats(self._read(None), words.who))
+
+    def _cached(self, kind: str, words: Catalog, make: Callable[[], object]):
+        with self._lock:
+            signature = self._signature()
+            if signature != self._seen:
+                self._cache.clear()
+                self._seen = signature
+            key = (kind, words.lang)
+            if key not in self._cache:
+                self._cache[key] = make()
+            return self._cache[key]
+
+    def _signature(self) -> tuple | None:
+        if self.state_dir is None:
+            return None
+        try:
+            st = os.stat(self.state_dir / HISTORY_FILE)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _read(self, limit: int | None) -> list[Game]:
+        if self._seen is None:  # no history yet: none is made by looking
+            return []
+        try:
+            history = History.read_only(self.state_dir)
+        except StorageError as e:  # an empty page, and the reason once in the journal
+            if str(e) != self._told:
+                self._told = str(e)
+                self._say(f"companion web: {e}")
+            return []
+        try:
+            return list(history.games(limit))
+        finally:
+            history.close()
+
+
+def _listed(g: Game, words: Catalog) -> dict:
+    return {
+        "date": g.date,
+        "finished": g.finished,
+        "names": labels(g, words.who),
+        "winners": list(g.winners),
+        "vp": None if g.result is None else list(g.result["vp"]),
+        "rounds": len(g.record.rounds),
+        "board": g.board if isinstance(g.board, str) else None,
+    }

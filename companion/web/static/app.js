@@ -33,6 +33,11 @@ async function getJSON(path) {
   return response.json();
 }
 
+// a refusal's words in the table's language; the English line when the catalog lacks them
+function refusal(answer) {
+  return answer.key && words[answer.key] ? t(answer.key, answer.values || {}) : answer.error;
+}
+
 async function postJSON(path, data) {
   const response = await fetch(path, {
     method: "POST",
@@ -261,7 +266,7 @@ async function loadSettings() {
 
 async function send(data) {
   const { ok, data: answer } = await postJSON("/api/settings", data);
-  say(ok ? t("web.saved") : answer.error);
+  say(ok ? t("web.saved") : refusal(answer));
   if (ok) await loadSettings();
 }
 
@@ -297,14 +302,15 @@ function wire() {
     };
   }
   $("pair-new").onclick = async () => {
-    await postJSON("/api/pair/new");
+    const { ok, data: answer } = await postJSON("/api/pair/new");
+    if (!ok) say(refusal(answer));  // 429: a code is on the table already, or locked
     $("pair-form").hidden = false;
     $("pair-code").focus();
   };
   $("pair-form").onsubmit = async (event) => {
     event.preventDefault();
-    const { ok } = await postJSON("/api/pair", { code: $("pair-code").value });
-    say(ok ? t("web.paired") : t("web.pair_wrong"));
+    const { ok, data: answer } = await postJSON("/api/pair", { code: $("pair-code").value });
+    say(ok ? t("web.paired") : refusal(answer));
     if (ok) await loadSettings();
   };
   $("prefs").onsubmit = (event) => { event.preventDefault(); send(readPrefs()); };
