@@ -123,12 +123,16 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
     assert all(phase in seen for phase in ("select", "reveal", "step", "scores", "supply"))
     players = sim.flow.game.state.players
     assert page.locator("#scores caption").text_content() == "Scores"
-    cells = [[c.text_content() for c in row.locator("td, th").all()] for row in page.locator(
-        "#scores tr").all()]
+    cells = [
+        [c.text_content() for c in row.locator("td, th").all()]
+        for row in page.locator("#scores tr").all()
+    ]
     assert cells == [
         ["Seat", "VP", "Goods", "Cards in hand"],
-        *([f"P{seat + 1}", str(p.vp), str(p.goods), str(len(p.hand))] for seat, p in enumerate(
-            players)),
+        *(
+            [f"P{seat + 1}", str(p.vp), str(p.goods), str(len(p.hand))]
+            for seat, p in enumerate(players)
+        ),
     ]
     sim.app.wait_ready()  # the next round's rows have moved up: the table waits for cards
     shown = public_view(sim.flow, time.monotonic()).board.rows
@@ -213,18 +217,18 @@ def test_the_page_names_seats_as_the_oled_and_marks_an_unverified_rate(browser_p
     # The scores stay under the board once shown: named as the table's scores name them.
     page.wait_for_function("document.querySelectorAll('#scores td').length === 12")
     players = sim.flow.game.state.players
-    cells = [[c.text_content() for c in row.locator("td").all()] for row in page.locator(
-        "#scores tr").all()[1:]]
+    cells = [
+        [c.text_content() for c in row.locator("td").all()]
+        for row in page.locator("#scores tr").all()[1:]
+    ]
     assert cells == [
         [label, str(p.vp), str(p.goods), str(len(p.hand))]
         for label, p in zip(("ANNA", "B2", "B3"), players, strict=True)
     ]
 
 
-def test_the_code_field_stays_after_a_reload_and_messages_show_by_their_button(
-    browser_page, table
-):
-    sim, web, _ = table
+def test_the_code_field_stays_after_a_reload_and_messages_show_by_their_button(browser_page, table):
+    _, web, _ = table
     page = browser_page
     page.goto(web.url)
     page.click("#tab-settings")
