@@ -143,9 +143,17 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
     assert phases == ["countdown", "reveal", "step", "trade", "scores", "supply", "select"]
     page.wait_for_function("document.querySelector('#fact').textContent === 'round 2'")
     players = sim.flow.game.state.players
-    assert [row.text_content() for row in page.locator("#scores tr").all()] == [
-        "Scores",
-        *(f"P{seat + 1}{p.vp} VP{p.goods} goods" for seat, p in enumerate(players)),
+    assert page.locator("#scores caption").text_content() == "Scores"
+    cells = [
+        [c.text_content() for c in row.locator("td, th").all()]
+        for row in page.locator("#scores tr").all()
+    ]
+    assert cells == [
+        ["Seat", "VP", "Goods", "Cards in hand"],
+        *(
+            [f"P{seat + 1}", str(p.vp), str(p.goods), str(len(p.hand))]
+            for seat, p in enumerate(players)
+        ),
     ]
     sim.app.wait_ready()  # the next round's rows have moved up: the table waits for cards
     shown = public_view(sim.flow, clock()).board.rows
@@ -162,10 +170,6 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
         "1/2 placed",
         "0/2 placed",
     ]
-    shot = os.environ.get("WEB_SCREENSHOT")  # docs/web.png: see docs/web.md
-    if shot:
-        page.screenshot(path=shot)
-
     page.click("#tab-settings")
     page.click("#pair-new")
     page.wait_for_selector("#pair-form:not([hidden])")
@@ -206,3 +210,67 @@ def test_a_wrong_code_is_refused_on_the_page_in_its_words(browser_page, table, t
         f"document.querySelector('#message').innerText.startsWith({json.dumps(said)})"
     )
     assert page.locator("#paired").is_hidden()
+
+
+@pytest.fixture
+def bots_table(tmp_path):
+    """One person at pad 1, named ANNA, and two bots: the table's seats P1, B2, B3."""
+    state = tmp_path / "state"
+    state.mkdir()
+    names = {"names": ["ANNA", None, None, None, None, None]}
+    (state / "names.json").write_text(json.dumps(names), "utf-8")
+    sim = Simulator(players=1, bots=("normal", "strong"), speed=3.0, store=StateDir(state))
+    web = serve_table(sim.app, "127.0.0.1", 0, state)
+    try:
+        yield sim, web
+    finally:
+        web.close()
+        sim.close()
+
+
+def test_the_page_names_seats_as_the_oled_and_marks_an_unverified_rate(browser_page, bots_table):
+    sim, web = bots_table
+    page = browser_page
+    page.goto(web.url)
+    page.wait_for_function("document.body.dataset.phase === 'select'")
+    assert [m.text_content() for m in page.locator(".seat b").all()] == ["P1", "B2", "B3"]
+    shown = page.evaluate("fetch('/api/view').then((answer) => answer.json())")
+    assert shown["seats"] == ["P1", "B2", "B3"] and not shown["board"]["verified"]
+    assert page.locator(".row[data-row=trader] .rate .unverified").text_content() == "?"
+    assert page.locator(".row[data-row=vp] .rate").count() == 0  # the rate is the trader's
+
+    hand = sorted(sim.flow.game.state.hands[0] - {7})[:2]  # no Trader: nothing to decide
+    sim.run(parse_script(f"press P1 {hand[0]}\n", "one card"))
+    page.wait_for_function("document.querySelector('.seat small').textContent === '1/2 placed'")
+    shot = os.environ.get("WEB_SCREENSHOT")  # docs/web.png: see docs/web.md
+    if shot:
+        page.screenshot(path=shot)
+    sim.run(parse_script(f"press P1 {hand[1]}\npress OK\n", "the other"))
+    # The scores stay under the board once shown: named as the table's scores name them.
+    page.wait_for_function("document.querySelectorAll('#scores td').length === 12")
+    players = sim.flow.game.state.players
+    cells = [
+        [c.text_content() for c in row.locator("td").all()]
+        for row in page.locator("#scores tr").all()[1:]
+    ]
+    assert cells == [
+        [label, str(p.vp), str(p.goods), str(len(p.hand))]
+        for label, p in zip(("ANNA", "B2", "B3"), players, strict=True)
+    ]
+
+
+def test_the_code_field_stays_after_a_reload_and_messages_show_by_their_button(browser_page, table):
+    web = table[1]
+    page = browser_page
+    page.goto(web.url)
+    page.click("#tab-settings")
+    page.click("#pair-new")
+    page.wait_for_selector("#pair-form:not([hidden])")
+    page.reload()  # the code is still on the table: its field is there without a new one
+    page.click("#tab-settings")
+    page.wait_for_selector("#pair-form:not([hidden])")
+    page.fill("#pair-code", "abcd")
+    page.click("#pair-send")
+    page.wait_for_function("document.querySelector('#message').innerText !== ''")
+    assert page.evaluate("document.querySelector('#pairing + #message') !== null")
+    assert page.locator("#message").is_visible()

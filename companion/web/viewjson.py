@@ -15,7 +15,7 @@ import json
 from dataclasses import replace
 
 from ..table import View
-from ..table.view import ChoosingView
+from ..table.view import ChoosingView, JoinView, NamesView, OverView, RevealView, ScoresView
 from ..ui.catalog import Catalog
 from ..ui.font import font
 from ..ui.screens import Text, screen
@@ -27,7 +27,8 @@ WIDE = (256, 64)  # the wide panel's lines: the most words a screen has
 
 def view_data(view: View, words: Catalog) -> dict:
     """The view as plain data, with the lines the OLED shows in ``words``' language."""
-    if view.notice is not None and view.notice[0] == PAIR_NOTICE:
+    pairing = view.notice is not None and view.notice[0] == PAIR_NOTICE
+    if pairing:
         view = replace(view, notice=(PAIR_SHOWN, ()))
     body = view.body
     if isinstance(body, ChoosingView):  # seconds left are a clock value: only whether
@@ -45,6 +46,8 @@ def view_data(view: View, words: Catalog) -> dict:
         **_lines(shown.items),
         "notice": shown.notice,
         "language": words.lang,
+        "seats": seat_labels(view, words),
+        "pairing": pairing,  # a code is on show: the page keeps its field open
     }
     if isinstance(body, ChoosingView):
         del data["body"]["countdown"]
@@ -55,6 +58,31 @@ def view_bytes(view: View, words: Catalog) -> bytes:
     """``view_data`` as compact JSON, keys sorted: the same view gives the same bytes."""
     data = view_data(view, words)
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def seat_labels(view: View, words: Catalog) -> list[str]:
+    """Each seat as the OLED words it: a pad's name where the view carries names (the
+    pads before a game, the scores, the ranking), else P1.. or a bot's B3..; [] when the
+    screen names no seats."""
+    words = words.with_bots(view.bots)
+    body = view.body
+    if isinstance(body, JoinView):  # a seat per pad
+        return [name or words.seat(pad) for pad, name in enumerate(body.names)]
+    count = _seat_count(body) or len(view.bots)
+    names = () if isinstance(body, NamesView) else getattr(body, "names", ())  # per seat
+    return [(names[s] if s < len(names) else None) or words.seat(s) for s in range(count)]
+
+
+def _seat_count(body: object) -> int:
+    if isinstance(body, ChoosingView):
+        return len(body.placed)
+    if isinstance(body, RevealView):
+        return len(body.plays)
+    if isinstance(body, ScoresView):
+        return len(body.players)
+    if isinstance(body, OverView):
+        return len(body.outcome.vp)
+    return 0
 
 
 def plain(value: object) -> object:

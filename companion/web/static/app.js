@@ -79,16 +79,25 @@ async function showView(view) {
   const notice = $("notice");
   notice.hidden = !view.notice;
   notice.textContent = view.notice || "";
-  // The OLED's words; its row numbers, rate and seat marks are drawn below instead.
-  let lines = (view.lines || []).filter((line) => !/^[\d:?\s]+$/.test(line));
-  if (view.body.kind === "ChoosingView") lines = [];
-  $("lines").replaceChildren(...lines.map((line) => el("div", {}, line)));
+  showLines(view);
   $("fact").textContent = view.fact || "";
   $("hint").textContent = view.hint || "";
   drawRows(view.board);
-  drawSeats(view.body, view.counting);
-  drawScores(view.body);
+  drawSeats(view.body, view.seats || [], view.counting);
+  drawScores(view.body, view.seats || []);
+  codeOnShow = Boolean(view.pairing);
+  showPairing();
   document.body.dataset.phase = view.phase || "";
+}
+
+function showLines(view) {
+  // The OLED's words; its row numbers, rates, seat marks and score lines are drawn below
+  // instead: the board, the seats and the scores table.
+  const kind = view.body.kind;
+  let lines = (view.lines || []).filter((line) => !/^[\d:?\s]+$/.test(line));
+  if (kind === "ChoosingView" || kind === "ScoresView") lines = [];
+  if (kind === "OverView") lines = lines.slice(0, 1);  // the title: the ranking is the table
+  $("lines").replaceChildren(...lines.map((line) => el("div", {}, line)));
 }
 
 function drawRows(board) {
@@ -106,31 +115,45 @@ function drawRows(board) {
         const cls = space === at ? "at" : moved[0] === row && moved[1] === space ? "moved" : "";
         cells.push(el("span", { class: cls }, String(space)));
       }
-      let extra = String(at);
-      if (row === "trader") {
-        extra = board.rate ? `${t("goods", { n: board.rate.goods })} → ${t("vp", { n: board.rate.vp })}` : "—";
-      }
-      const name = el("div", { class: "name" }, el("span", {}, t("row." + row)), el("span", {}, extra));
+      const name = el("div", { class: "name" }, el("span", {}, t("row." + row)));
+      if (row === "trader") name.append(rateOf(board));
       return el("div", { class: "row", "data-row": row, "data-at": String(at) }, name,
-        el("div", { class: "track" }, ...cells));
+        el("b", { class: "value" }, String(at)), el("div", { class: "track" }, ...cells));
     }),
   );
 }
 
-function drawSeats(body, counting) {
+function rateOf(board) {
+  // The rate on the trader marker's space; "?" while the board's rates are unverified,
+  // as on the OLED.
+  const rate = el("span", { class: "rate" },
+    board.rate ? `${t("goods", { n: board.rate.goods })} → ${t("vp", { n: board.rate.vp })}` : "—");
+  if (!board.verified) {
+    rate.append(el("b", { class: "unverified", title: t("board.unverified") }, "?"));
+  }
+  return rate;
+}
+
+function pips(n, need) {
+  return el("span", { class: "pips" }, "●".repeat(Math.min(n, need)) + "○".repeat(Math.max(need - n, 0)));
+}
+
+function drawSeats(body, labels, counting) {
+  // One mark per seat, named as the OLED names it (P1, B3, a pad's name).
   const seats = $("seats");
   const marks = [];
+  const mark = (seat, done, ...below) =>
+    el("div", { class: done ? "seat done" : "seat" }, el("b", {}, labels[seat] ?? t("seat", { n: seat + 1 })), ...below);
   if (body.kind === "ChoosingView") {
     body.placed.forEach((n, seat) => {
-      const mark = el("div", { class: n >= body.need ? "seat done" : "seat" },
-        t("seat", { n: seat + 1 }), el("small", {}, t("web.placed", { n: `${n}/${body.need}` })));
-      marks.push(mark);
+      marks.push(mark(seat, n >= body.need, pips(n, body.need),
+        el("small", {}, t("web.placed", { n: `${n}/${body.need}` }))));
     });
     if (counting) marks.push(el("div", { class: "seat done" }, t("web.counting")));
   } else if (body.kind === "RevealView") {
     body.plays.forEach((cards, seat) => {
       const names = cards.map((c) => words["card.short." + c] || String(c)).join(" ");
-      marks.push(el("div", { class: "seat" }, t("seat", { n: seat + 1 }), el("small", {}, names)));
+      marks.push(mark(seat, false, el("small", {}, names)));
     });
   }
   seats.replaceChildren(...marks);
@@ -140,18 +163,30 @@ function drawSeats(body, counting) {
 // the table shows them between rounds only, a phone may look at any time.
 let lastScores = null;
 
-function drawScores(body) {
+function drawScores(body, labels) {
   const table = $("scores");
-  if (body.kind === "ScoresView") lastScores = body.players.map((p) => [p.vp, p.goods]);
-  if (body.kind === "OverView") lastScores = body.outcome.vp.map((vp, s) => [vp, body.outcome.goods[s]]);
+  if (body.kind === "ScoresView") {
+    lastScores = body.players.map((p, s) => ({ label: labels[s], vp: p.vp, goods: p.goods, cards: p.cards }));
+  }
+  if (body.kind === "OverView") {
+    const end = body.outcome;
+    let before = 0;  // tied seats share a place; the next place counts the seats above it
+    lastScores = end.ranking.flatMap((seats) => {
+      const place = before + 1;
+      before += seats.length;
+      return seats.map((s) =>
+        ({ label: `${place}. ${labels[s]}`, vp: end.vp[s], goods: end.goods[s], cards: end.cards[s] }));
+    });
+  }
   if (["JoinView", "OptionsView", "ResumeView"].includes(body.kind)) lastScores = null;
   table.hidden = !lastScores;
   if (!lastScores) return;
+  const head = ["web.col.seat", "web.col.vp", "web.col.goods", "web.col.cards"];
   table.replaceChildren(
-    el("tr", {}, el("th", { colspan: "3" }, t("web.scores"))),
-    ...lastScores.map(([vp, goods], seat) =>
-      el("tr", {}, el("td", {}, t("seat", { n: seat + 1 })), el("td", {}, t("vp", { n: vp })),
-        el("td", {}, t("goods", { n: goods })))),
+    el("caption", {}, t("web.scores")),
+    el("tr", {}, ...head.map((key) => el("th", {}, t(key)))),
+    ...lastScores.map((s) => el("tr", {}, el("td", {}, s.label ?? ""),
+      ...[s.vp, s.goods, s.cards].map((n) => el("td", { class: "n" }, String(n))))),
   );
 }
 
@@ -210,7 +245,21 @@ async function loadHistory() {
 
 // --- the settings -----------------------------------------------------------------------
 
-function say(text) { $("message").textContent = text; }
+// A message is shown next to the button that caused it (a phone shows a screenful of a
+// long page), and scrolled into view.
+let codeOnShow = false;  // the table shows a pairing code: the page keeps its field open
+let asker = null;  // the form or the pairing box whose button was pressed last
+
+function say(text) {
+  const message = $("message");
+  message.textContent = text;
+  if (asker && message.previousElementSibling !== asker) asker.after(message);
+  message.scrollIntoView({ block: "nearest" });
+}
+
+function showPairing() {
+  if (codeOnShow) $("pair-form").hidden = false;
+}
 
 function field(name, label, input) {
   input.id = "set-" + name;
@@ -238,6 +287,7 @@ async function loadSettings() {
   const s = settings.settings;
   $("pairing").hidden = settings.paired;
   $("paired").hidden = !settings.paired;
+  showPairing();
   const boards = settings.boards.map((b) => [b, words["board." + b] || b]);
   if (s.own_rates) boards.push(["own", t("screen.setting.rates")]);
   const onOff = (v) => t(v ? "screen.setting.on" : "screen.setting.off");
@@ -293,6 +343,12 @@ function readRates() {
 }
 
 function wire() {
+  const ask = (event) => {
+    const from = event.target.closest("button, form");
+    if (from) asker = from.closest("#pairing") || from.closest("form") || from;
+  };
+  $("settings").addEventListener("click", ask, true);
+  $("settings").addEventListener("submit", ask, true);
   for (const button of document.querySelectorAll("nav button")) {
     button.onclick = () => {
       for (const other of document.querySelectorAll("nav button")) other.classList.toggle("on", other === button);
