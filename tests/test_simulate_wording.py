@@ -66,3 +66,16 @@ def test_a_saved_game_of_one_round_is_one_round(tmp_path):
 )
 def test_english_counts_of_one_are_singular(key, values, says):
     assert catalog("en").t(key, **values) == says
+
+
+@pytest.mark.parametrize(
+    ("lang", "key", "values", "says"),
+    [
+        ("nl", "screen.trade_offer", {"spent": 1}, "ruil 1 goed"),
+        ("nl", "screen.trade_offer", {"spent": 3}, "ruil 3 goederen"),
+        ("fr", "web.placed", {"n": 1}, "1 posée"),
+        ("fr", "web.placed", {"n": 3}, "3 posées"),
+    ],
+)
+def test_dutch_and_french_counts_take_their_forms(lang, key, values, says):
+    assert catalog(lang).t(key, **values) == says
