@@ -21,7 +21,7 @@ from ..game.jsontext import parse_json
 from ..game.names import SeatNameError, check_name
 from ..game.record import GameRecord
 from ..rules import CompanionError, RecordError
-from ..rules.errors import clip, shown
+from ..rules.errors import shown
 from ..storage.errors import os_reason
 from ..storage.history import Game, History, Kept
 from ..storage.stats import labels, stats
@@ -82,7 +82,7 @@ def _folder(state_dir: str | None, configured: Path) -> Path:
     if not folder.is_dir():
         where = "--state-dir" if state_dir else "[paths] state_dir"
         why = "not a folder" if folder.exists() else "no such folder"
-        raise CompanionError(f"{where} {clip(str(folder))}: {why}")
+        raise CompanionError(f"{where} {folder}: {why}")
     return folder
 
 
@@ -104,7 +104,7 @@ def read_games(file: str) -> tuple[list[GameRecord], list[Kept]]:
     """Every line of ``file`` (``-``: standard input) as a record the rules accept, of a
     game played, with what the export kept of it; the first bad line raises a
     CompanionError naming ``file`` and the line."""
-    name = "<stdin>" if file == "-" else clip(file)
+    name = "<stdin>" if file == "-" else file
     lines = _read(file, name).split(b"\n")
     if not lines[-1]:
         lines.pop()
