@@ -60,6 +60,7 @@ def test_the_table_names_seats_winners_and_an_abandoned_game(tmp_path):
 def test_import_adds_every_line_and_a_bad_line_adds_nothing(tmp_path):
     good = record().to_json()
     (tmp_path / "in.jsonl").write_text(f"{good}\n{good}\n")
+    (tmp_path / "s").mkdir()
     assert history("--state-dir", str(tmp_path / "s"), "import", str(tmp_path / "in.jsonl"))[0] == 0
     bad = '{"players": 3, "rounds": [{"plays": [[1, 3], [2, 5], [4, 9]]}]}'
     (tmp_path / "bad.jsonl").write_text(f"{good}\n{bad}\n")

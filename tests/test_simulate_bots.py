@@ -80,8 +80,9 @@ def test_simulate_bots_plays_them_after_the_people(tmp_path):
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (("--players", "1"), "--players 1 with 0 bots is 1 seats"),
-        (("--players", "2", "--bots", "easy,easy,easy,easy,easy"), "is 7 seats"),
+        (("--players", "1"), "--players 1 with 0 bots makes 1 seat: a game has 2 to 6"),
+        (("--players", "6", "--bots", "easy"), "--players 6 with 1 bot makes 7 seats"),
+        (("--players", "2", "--bots", "easy,easy,easy,easy,easy"), "with 5 bots makes 7 seats"),
     ],
 )
 def test_too_few_or_too_many_seats_is_one_line(argv, says):

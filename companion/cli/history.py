@@ -1,22 +1,29 @@
 """``companion history``: the games kept in the state folder's ``history.sqlite``.
 
 ``history`` lists them newest first (``--json``: a list of objects), ``export`` writes
-their records as JSON Lines that ``companion replay`` takes, ``import FILE`` adds
-records played elsewhere (all or none), ``stats`` sums them up per name.
+their records as JSON Lines that ``companion replay`` takes, each with its date and
+names under ``"history"`` (a key replay ignores), ``import FILE`` adds records played
+elsewhere (all or none; one already in the history is skipped), ``stats`` sums them up
+per name.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
 from ..app.config import load
+from ..game.jsontext import parse_json
+from ..game.names import SeatNameError, check_name
 from ..game.record import GameRecord
-from ..rules import CompanionError
+from ..rules import CompanionError, RecordError
+from ..rules.errors import shown
 from ..storage.errors import os_reason
-from ..storage.history import Game, History
+from ..storage.history import Game, History, Kept
 from ..storage.stats import labels, stats
 from ..ui.catalog import Catalog, catalog
 from .replay import READ_MAX
@@ -42,13 +49,17 @@ def history_command(
 
     try:
         config = load(_path(config_path))
-        folder = Path(state_dir).expanduser() if state_dir else config.state_dir
+        folder = _folder(state_dir, config.state_dir)
         words = catalog(config.language)
         store = History(folder, report=report)
         try:
             if verb == "import":
                 assert file is not None
-                store.add_all(read_records(file))
+                records, kept = read_games(file)
+                # Oldest first, as they were played: the file is newest first, as export
+                # writes it, and games of the same date list in the order they were added.
+                added = store.add_all(records[::-1], kept[::-1])
+                out.write(_imported(words, file, added, len(records) - added) + "\n")
                 return 0
             games = list(_games(store))
             write = {"list": _list, "export": _export, "stats": _stats}[verb]
@@ -65,6 +76,23 @@ def _path(config_path: str | None) -> Path | None:
     return Path(config_path) if config_path else None
 
 
+def _folder(state_dir: str | None, configured: Path) -> Path:
+    """The state folder, which must be there: a typo lists no games, it is said."""
+    folder = Path(state_dir).expanduser() if state_dir else configured
+    if not folder.is_dir():
+        where = "--state-dir" if state_dir else "[paths] state_dir"
+        why = "not a folder" if folder.exists() else "no such folder"
+        raise CompanionError(f"{where} {folder}: {why}")
+    return folder
+
+
+def _imported(words: Catalog, file: str, added: int, skipped: int) -> str:
+    source = words.t("history.stdin") if file == "-" else file
+    if skipped:
+        return words.t("history.imported_skipped", n=added, source=source, skipped=skipped)
+    return words.t("history.imported", n=added, source=source)
+
+
 def _games(store: History) -> Iterable[Game]:
     """The games, none when there is no history yet (and no file is made for it)."""
     if not store.path.exists():
@@ -72,28 +100,87 @@ def _games(store: History) -> Iterable[Game]:
     return store.games()
 
 
-def read_records(file: str) -> list[GameRecord]:
-    """Every line of ``file`` as a record the rules accept; the first bad line raises a
+def read_games(file: str) -> tuple[list[GameRecord], list[Kept]]:
+    """Every line of ``file`` (``-``: standard input) as a record the rules accept, of a
+    game played, with what the export kept of it; the first bad line raises a
     CompanionError naming ``file`` and the line."""
-    with open(file, "rb") as f:
-        data = f.read(READ_MAX + 1)
-    if len(data) > READ_MAX:
-        raise CompanionError(f"{file}: larger than {READ_MAX // 2**20} MB")
-    lines = data.split(b"\n")
+    name = "<stdin>" if file == "-" else file
+    lines = _read(file, name).split(b"\n")
     if not lines[-1]:
         lines.pop()
-    records = []
+    records, kept = [], []
     for number, line in enumerate(lines, 1):
         try:
-            if not line.strip():
-                raise CompanionError("empty line")
-            record = GameRecord.from_json(line)
-            record.replay()
+            record, more = _game(line)
         except (CompanionError, RecursionError) as e:
             why = str(e) if isinstance(e, CompanionError) else "nested too deeply to replay"
-            raise CompanionError(f"{file}: line {number}: {why}") from None
+            raise CompanionError(f"{name}: line {number}: {why}") from None
         records.append(record)
-    return records
+        kept.append(more)
+    return records, kept
+
+
+def _read(file: str, name: str) -> bytes:
+    if file == "-":
+        if sys.stdin is None:  # started with standard input closed
+            raise CompanionError(f"{name}: no standard input")
+        data = sys.stdin.buffer.read(READ_MAX + 1)
+    else:
+        with open(file, "rb") as f:
+            data = f.read(READ_MAX + 1)
+    if len(data) > READ_MAX:
+        raise CompanionError(f"{name}: larger than {READ_MAX // 2**20} MB")
+    return data
+
+
+def _game(line: bytes) -> tuple[GameRecord, Kept]:
+    if not line.strip():
+        raise CompanionError("empty line")
+    data = parse_json(line)
+    record = GameRecord.from_dict(data)
+    record.replay()
+    if not record.rounds:
+        raise CompanionError("no rounds: a game that was never played is not kept")
+    return record, _kept(data.get("history"), record.players)
+
+
+def _kept(raw: object, players: int) -> Kept:
+    """The ``history`` key of an exported line (docs/history.md); absent: none."""
+    if raw is None:
+        return Kept()
+    if type(raw) is not dict:
+        raise RecordError("'history' must be an object with 'date' and 'names'")
+    return Kept(_date(raw.get("date")), _names_kept(raw.get("names"), players))
+
+
+def _date(raw: object) -> str | None:
+    if raw is None:
+        return None
+    try:
+        when = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise RecordError(
+            f"'history': 'date' must be a date and time with its zone (ISO 8601), got {shown(raw)}"
+        )
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _names_kept(raw: object, players: int) -> tuple[str | None, ...] | None:
+    if raw is None:
+        return None
+    if type(raw) is not list or len(raw) != players:
+        raise RecordError(
+            f"'history': 'names' must be a list of {players} entries (null or a name)"
+        )
+    for seat, name in enumerate(raw):
+        try:
+            if name is not None:
+                check_name(name)
+        except SeatNameError as e:
+            raise RecordError(f"'history': 'names', seat P{seat + 1}: {e}") from None
+    return tuple(raw)
 
 
 # --- the outputs ------------------------------------------------------------------------
@@ -116,7 +203,16 @@ def _list(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None
 
 def _export(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None:
     for g in games:
-        out.write(g.record.to_json() + "\n")
+        out.write(json.dumps(exported(g), separators=(",", ":")) + "\n")
+
+
+def exported(game: Game) -> dict:
+    """A game as ``export`` writes it: its record, and under ``history`` (which replay
+    ignores) its date and names, so that ``import`` keeps them."""
+    kept: dict = {"date": game.date}
+    if game.names is not None:
+        kept["names"] = list(game.names)
+    return {**game.record.to_dict(), "history": kept}
 
 
 def _stats(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None:

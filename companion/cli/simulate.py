@@ -54,7 +54,8 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         words = catalog(_language(args.lang, store))
         window = Window(words.t("window.title")) if args.window else None
         hub = firmware_command() if args.pads == "hub" else None
-        listen = web_address(args.web) if getattr(args, "web", None) else None
+        address = getattr(args, "web", None)
+        listen = web_address(address) if address is not None else None  # '' too: refused
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
@@ -112,9 +113,16 @@ def _check_seats(people: int | None, bots: tuple[str, ...]) -> None:
     """Two to six seats in all: the people at the pads (``--players``), then the bots."""
     if people is not None and not 2 <= people + len(bots) <= 6:
         raise CompanionError(
-            f"--players {people} with {len(bots)} bots is {people + len(bots)} seats: "
-            "a game has 2 to 6 (add --bots for a game of one person)"
+            f"--players {people} with {count(len(bots), 'bot')} makes "
+            f"{count(people + len(bots), 'seat')}: a game has 2 to 6 "
+            "(add --bots for a game of one person)"
         )
+
+
+def count(n: int, noun: str) -> str:
+    """``1 seat``, ``2 seats``: for the English one-line errors (words a user reads
+    elsewhere take their forms from the catalog)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _simulator(err: TextIO, **options) -> Simulator | None:
@@ -166,11 +174,10 @@ def _language(lang: str | None, store: StateDir | None) -> str:
 def _legend(
     lines: list[Line] | None, keys: bool, window: Window | None, words: Catalog
 ) -> list[str]:
-    """What to show under the picture: the keys, or how to type script lines."""
+    """What to show under the picture: the keys, when they are read. Script lines are
+    typed only through a pipe or a file (a terminal gives keys), so no help for them."""
     if keys or (window is not None and lines is None):
         return legend(shipped_keymap(), words)
-    if lines is None:
-        return [words.t("keys.typed")]
     return []
 
 
@@ -271,7 +278,7 @@ def _make_room(store: StateDir, args: argparse.Namespace, err: TextIO) -> None:
     if not args.new:
         raise Refused(
             f"{store.path} holds an unfinished game ({loaded.record.players} seats, "
-            f"{len(loaded.record.rounds)} rounds): leave out --players to resume it, "
+            f"{count(len(loaded.record.rounds), 'round')}): leave out --players to resume it, "
             "or add --new to keep it and start another"
         )
     kept = store.set_aside()

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from ..game.boards import board_spec
 from ..game.names import HistorySummary, PastGame, Tally
@@ -60,6 +61,13 @@ MIGRATIONS: tuple[str, ...] = (
 VERSION = len(MIGRATIONS)
 
 Report = Callable[[str], None]
+
+
+class Kept(NamedTuple):
+    """What an exported game carries beside its record (``history export``)."""
+
+    date: str | None = None
+    names: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,17 +265,18 @@ class History:
         *,
         game_id: str | None = None,
         names: tuple[str | None, ...] | None = None,
+        date: str | None = None,
     ) -> Game:
         """Store ``record`` (replayed here: a record the rules refuse raises their error)
-        under ``game_id`` (a new one if None), replacing that game's row. Finished: the
-        target was reached; any other record (ended from the menu, set aside unfinished)
-        is stored abandoned."""
+        under ``game_id`` (a new one if None), replacing that game's row, dated ``date``
+        (UTC ISO 8601; None: now). Finished: the target was reached; any other record
+        (ended from the menu, set aside unfinished) is stored abandoned."""
         state = record.replay()
         out = state_to_dict(state, record.ended)
         result = out.get("result")
         game = Game(
             game_id=game_id or uuid.uuid4().hex,
-            date=self.clock().astimezone(UTC).isoformat(timespec="seconds"),
+            date=date or self.clock().astimezone(UTC).isoformat(timespec="seconds"),
             finished=state.finished,
             winners=tuple(result["winners"]) if result else (),
             result=result,
@@ -294,17 +303,25 @@ class History:
         )
         return game
 
-    def add_all(self, records: list[GameRecord]) -> None:
-        """Store every record as a game of its own, all or none."""
+    def add_all(self, records: list[GameRecord], kept: list[Kept] | None = None) -> int:
+        """Store every record as a game of its own, all or none, but those already in the
+        history (the same record JSON: a file imported twice): the number added.
+        ``kept`` gives each record's date and names as exported (None: now, none)."""
         db = self.connect()
+        known = {text for (text,) in db.execute("SELECT record FROM games")}
+        kept = kept or [Kept()] * len(records)
+        added = 0
         db.execute("BEGIN")
         try:
-            for record in records:
-                self.put(record)
+            for record, (date, names) in zip(records, kept, strict=True):
+                if record.to_json() not in known:
+                    self.put(record, names=names, date=date)
+                    added += 1
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+        return added
 
     # --- reading ------------------------------------------------------------------------
 

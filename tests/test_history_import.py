@@ -1,0 +1,163 @@
+"""`companion history import` and `export`: standard input, what an import says, a file
+imported twice, a game never played, the state folder, and the date and names kept."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from datetime import UTC, datetime
+
+import pytest
+from test_history import record
+from test_history_cli import history
+
+from companion.cli import main
+from companion.cli.replay import replay_command
+from companion.storage.history import History
+
+THEN = datetime(2026, 3, 14, 9, 30, tzinfo=UTC)
+
+
+def stdin(monkeypatch, text: str) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+
+def games(folder) -> list:
+    store = History(folder)
+    try:
+        return list(store.games())
+    finally:
+        store.close()
+
+
+def test_import_dash_reads_standard_input_and_says_what_it_added(tmp_path, monkeypatch):
+    stdin(monkeypatch, record().to_json() + "\n")
+    code, out, err = history("--state-dir", str(tmp_path), "import", "-")
+    assert (code, out, err) == (0, "1 game added from standard input\n", "")
+    assert [g.record for g in games(tmp_path)] == [record()]
+
+
+def test_a_bad_line_on_standard_input_is_named_as_stdin(tmp_path, monkeypatch):
+    stdin(monkeypatch, "{}\n")
+    code, out, err = history("--state-dir", str(tmp_path), "import", "-")
+    assert code == 2 and out == "" and err.startswith("companion history: <stdin>: line 1: ")
+
+
+def test_a_file_imported_twice_adds_its_games_once(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text(f"{record().to_json()}\n{record(target=7).to_json()}\n")
+    assert history("--state-dir", str(tmp_path), "import", str(path)) == (
+        0,
+        f"2 games added from {path}\n",
+        "",
+    )
+    code, out, _ = history("--state-dir", str(tmp_path), "import", str(path))
+    assert code == 0 and out == f"0 games added from {path}; 2 already in the history, skipped\n"
+    assert len(games(tmp_path)) == 2
+
+
+def test_an_import_says_its_count_in_the_configs_language(tmp_path):
+    (tmp_path / "c.toml").write_text('[game]\nlanguage = "fr"\n')
+    path = tmp_path / "in.jsonl"
+    path.write_text(record().to_json() + "\n")
+    argv = ("--config", str(tmp_path / "c.toml"), "--state-dir", str(tmp_path))
+    assert history(*argv, "import", str(path))[1] == f"1 partie ajoutée depuis {path}\n"
+    assert history(*argv, "import", str(path))[1] == (
+        f"0 partie ajoutée depuis {path} ; 1 déjà dans l'historique, ignorée\n"
+    )
+
+
+def test_a_game_of_no_rounds_is_refused_and_nothing_is_added(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text(f'{record().to_json()}\n{{"players": 3, "ended": true}}\n')
+    code, out, err = history("--state-dir", str(tmp_path), "import", str(path))
+    assert code == 2 and out == ""
+    assert err == (
+        f"companion history: {path}: line 2: no rounds: a game that was never played is not kept\n"
+    )
+    assert games(tmp_path) == []
+
+
+@pytest.mark.parametrize("verb", [(), ("export",), ("stats",), ("import", "-")])
+def test_a_state_folder_that_is_not_there_is_refused(tmp_path, verb):
+    code, out, err = history("--state-dir", str(tmp_path / "typo"), *verb)
+    assert code == 2 and out == ""
+    assert err == f"companion history: --state-dir {tmp_path / 'typo'}: no such folder\n"
+    assert not (tmp_path / "typo").exists()
+
+
+def test_a_state_folder_that_is_a_file_is_refused(tmp_path):
+    (tmp_path / "f").write_text("")
+    code, _, err = history("--state-dir", str(tmp_path / "f"))
+    assert code == 2 and err.endswith(": not a folder\n")
+
+
+def test_an_empty_state_folder_lists_no_games(tmp_path):
+    code, out, err = history("--state-dir", str(tmp_path))
+    assert (
+        code == 0 and err == "" and out.split() == ["date", "seats", "winners", "rounds", "board"]
+    )
+    assert not (tmp_path / "history.sqlite").exists()
+
+
+def test_export_then_import_elsewhere_keeps_the_dates_and_names(tmp_path):
+    store = History(tmp_path / "a", clock=lambda: THEN)
+    store.put(record(), names=("ANN", None, "CY"))
+    store.put(record(target=7))
+    store.close()
+    code, exported, _ = history("export", "--state-dir", str(tmp_path / "a"))
+    assert code == 0
+    first = json.loads(exported.splitlines()[-1])
+    assert first["history"] == {"date": "2026-03-14T09:30:00+00:00", "names": ["ANN", None, "CY"]}
+    (tmp_path / "b").mkdir()
+    (tmp_path / "games.jsonl").write_text(exported)
+    assert (
+        history("import", str(tmp_path / "games.jsonl"), "--state-dir", str(tmp_path / "b"))[0] == 0
+    )
+    before, after = games(tmp_path / "a"), games(tmp_path / "b")
+    assert [(g.date, g.names, g.record, g.result) for g in after] == [
+        (g.date, g.names, g.record, g.result) for g in before
+    ]
+    # The same lines are what replay takes: the history key is ignored there.
+    replayed, err = io.StringIO(), io.StringIO()
+    assert replay_command(str(tmp_path / "games.jsonl"), as_json=True, out=replayed, err=err) == 0
+    assert [json.loads(line).get("result") for line in replayed.getvalue().splitlines()] == [
+        g.result for g in before
+    ]
+
+
+def test_an_exported_date_is_kept_in_utc_and_no_names_is_none(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text(
+        json.dumps({**record().to_dict(), "history": {"date": "2026-01-02T03:04:05+01:00"}})
+    )
+    assert history("--state-dir", str(tmp_path), "import", str(path))[0] == 0
+    (game,) = games(tmp_path)
+    assert game.date == "2026-01-02T02:04:05+00:00" and game.names is None
+
+
+@pytest.mark.parametrize(
+    ("history_key", "why"),
+    [
+        ('"x"', "'history' must be an object with 'date' and 'names'"),
+        ('{"date": "yesterday"}', "'history': 'date' must be a date and time with its zone"),
+        ('{"date": "2026-01-02T03:04:05"}', "'history': 'date' must be a date and time with"),
+        ('{"names": ["ANN"]}', "'history': 'names' must be a list of 3 entries (null or a name)"),
+        ('{"names": ["ANN", 7, null]}', "'history': 'names', seat P2: a name is text, got 7"),
+    ],
+)
+def test_a_bad_history_key_is_refused_naming_the_line(tmp_path, history_key, why):
+    path = tmp_path / "in.jsonl"
+    line = record().to_json()[:-1] + f', "history": {history_key}}}'
+    path.write_text(f"{record(target=7).to_json()}\n{line}\n")
+    code, out, err = history("--state-dir", str(tmp_path), "import", str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"companion history: {path}: line 2: {why}")
+    assert games(tmp_path) == []
+
+
+def test_import_from_the_command_line_reads_standard_input(tmp_path, monkeypatch, capsys):
+    stdin(monkeypatch, record().to_json() + "\n")
+    assert main(["history", "import", "-", "--state-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "1 game added from standard input\n"
