@@ -20,12 +20,18 @@ BOTS = (False, True, True)  # one person, two bots
 BOARD = BoardView(Rows(), Rate(2, 1), verified=False)
 
 
-def labels(body, bots=BOTS, lang="en") -> list[str]:
-    return view_data(View(Phase.SELECT, BOARD, body, None, bots), catalog(lang))["seats"]
+def labels(body, bots=BOTS, lang="en", names=()) -> list[str]:
+    view = View(Phase.SELECT, BOARD, body, None, bots, names)
+    return view_data(view, catalog(lang))["seats"]
 
 
 def test_bots_are_b_and_their_seat_while_choosing():
     assert labels(ChoosingView(1, 2, (1, 2, 2), None)) == ["P1", "B2", "B3"]
+
+
+def test_a_named_pad_is_named_on_every_screen_of_the_game():
+    named = ("ANNA", None, None)
+    assert labels(ChoosingView(1, 2, (1, 2, 2), None), names=named) == ["ANNA", "B2", "B3"]
 
 
 def test_the_scores_name_a_named_pad():

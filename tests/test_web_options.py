@@ -64,7 +64,7 @@ def test_a_taken_port_is_one_line_and_exit_2(capsys):
         taken.listen()
         port = taken.getsockname()[1]
         code = main(["simulate", "--players", "3", "--fast", "--web", f"127.0.0.1:{port}"])
-    said = capsys.readouterr().err.splitlines()  # the keys' legend, then why not
+    said = capsys.readouterr().err.splitlines()  # why not, last
     assert code == 2
     assert said[-1] == f"companion simulate: --web 127.0.0.1:{port}: Address already in use"
 
@@ -76,8 +76,8 @@ def test_simulate_serves_the_page_and_says_where_on_stderr(tmp_path):
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     ) as sim:
         try:
-            lines = [sim.stderr.readline().decode() for _ in range(2)]
-            said = next(line for line in lines if "page for phones" in line)
+            said = sim.stderr.readline().decode()  # the first line says where
+            assert "page for phones" in said, said
             url = said.rsplit(" ", 1)[1].strip()
             assert url.startswith("http://127.0.0.1:") and url.endswith("/")
             with urllib.request.urlopen(url + "api/view", timeout=5) as response:

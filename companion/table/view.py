@@ -233,6 +233,7 @@ class View:
     body: Body
     notice: tuple[str, tuple[tuple[str, object], ...]] | None  # catalog key, values
     bots: tuple[bool, ...] = ()  # the game's seats a bot plays (named as bots)
+    names: tuple[str | None, ...] = ()  # the game's seats' names (public: on the pads)
 
 
 def public_view(flow: Flow, now: float) -> View:
@@ -240,7 +241,9 @@ def public_view(flow: Flow, now: float) -> View:
     notice = (flow.notice.key, flow.notice.values) if flow.notice is not None else None
     # the game's record, as ``Flow.bot`` reads it: the seats the table asks bots for
     bots = () if flow.game is None else tuple(b is not None for b in flow.game.record.bots)
-    return View(mode.phase, _board(flow, mode, now), _body(flow, mode, now), notice, bots)
+    names = () if flow.game is None else seat_names(flow)
+    body = _body(flow, mode, now)
+    return View(mode.phase, _board(flow, mode, now), body, notice, bots, names)
 
 
 def next_change(flow: Flow, now: float) -> float | None:

@@ -61,15 +61,15 @@ def view_bytes(view: View, words: Catalog) -> bytes:
 
 
 def seat_labels(view: View, words: Catalog) -> list[str]:
-    """Each seat as the OLED words it: a pad's name where the view carries names (the
-    pads before a game, the scores, the ranking), else P1.. or a bot's B3..; [] when the
-    screen names no seats."""
+    """Each seat by its pad's name where it has one (the OLED shows names where they fit:
+    the pads before a game, the scores, the ranking; the page has room on every screen),
+    else as the OLED words it, P1.. or a bot's B3..; [] when the screen names no seats."""
     words = words.with_bots(view.bots)
     body = view.body
     if isinstance(body, JoinView):  # a seat per pad
         return [name or words.seat(pad) for pad, name in enumerate(body.names)]
     count = _seat_count(body) or len(view.bots)
-    names = () if isinstance(body, NamesView) else getattr(body, "names", ())  # per seat
+    names = () if isinstance(body, NamesView) else getattr(body, "names", ()) or view.names
     return [(names[s] if s < len(names) else None) or words.seat(s) for s in range(count)]
 
 
