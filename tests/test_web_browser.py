@@ -233,9 +233,10 @@ def test_the_page_names_seats_as_the_oled_and_marks_an_unverified_rate(browser_p
     page = browser_page
     page.goto(web.url)
     page.wait_for_function("document.body.dataset.phase === 'select'")
-    assert [m.text_content() for m in page.locator(".seat b").all()] == ["P1", "B2", "B3"]
+    named = ["ANNA", "B2", "B3"]  # the page has room for a name on every screen
+    assert [m.text_content() for m in page.locator(".seat b").all()] == named
     shown = page.evaluate("fetch('/api/view').then((answer) => answer.json())")
-    assert shown["seats"] == ["P1", "B2", "B3"] and not shown["board"]["verified"]
+    assert shown["seats"] == named and not shown["board"]["verified"]
     assert page.locator(".row[data-row=trader] .rate .unverified").text_content() == "?"
     assert page.locator(".row[data-row=vp] .rate").count() == 0  # the rate is the trader's
 
