@@ -10,7 +10,6 @@ per name.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +25,7 @@ from ..storage.errors import os_reason
 from ..storage.history import Game, History, Kept
 from ..storage.stats import labels, stats
 from ..ui.catalog import Catalog, catalog
-from .replay import READ_MAX
+from .replay import read_input
 
 EXIT_BAD_INPUT = 2
 NAME = "companion history"
@@ -121,16 +120,10 @@ def read_games(file: str) -> tuple[list[GameRecord], list[Kept]]:
 
 
 def _read(file: str, name: str) -> bytes:
-    if file == "-":
-        if sys.stdin is None:  # started with standard input closed
-            raise CompanionError(f"{name}: no standard input")
-        data = sys.stdin.buffer.read(READ_MAX + 1)
-    else:
-        with open(file, "rb") as f:
-            data = f.read(READ_MAX + 1)
-    if len(data) > READ_MAX:
-        raise CompanionError(f"{name}: larger than {READ_MAX // 2**20} MB")
-    return data
+    try:
+        return read_input(file)
+    except ValueError as e:  # too large
+        raise CompanionError(f"{name}: {e}") from None
 
 
 def _game(line: bytes) -> tuple[GameRecord, Kept]:

@@ -36,7 +36,7 @@ def replay_command(
     ``lang`` is the narration's language; ``--json`` output has no words to translate."""
     name = "<stdin>" if path == "-" else clip(path)
     try:
-        data = _read(path)
+        data = read_input(path)
     except OSError as e:
         err.write(f"{name}: cannot read: {e.strerror or type(e).__name__}\n")
         return EXIT_BAD_INPUT
@@ -57,7 +57,9 @@ def replay_command(
 READ_MAX = 256 * 1024 * 1024  # about 250,000 games; more is not a batch but /dev/zero
 
 
-def _read(path: str) -> bytes:
+def read_input(path: str) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), at most ``READ_MAX``: OSError when it
+    cannot be read, ValueError when it is larger."""
     if path == "-":
         if sys.stdin is None:  # started with standard input closed
             raise OSError(0, "no standard input")
