@@ -347,32 +347,65 @@ class History:
     def summary(self, last: int = LAST) -> HistorySummary:
         """What the device's history screen shows: the ``last`` games, the wins per name
         (an unnamed seat by its number) and the names of recent games, newest first."""
-        games = list(self.games())
-        return HistorySummary(tuple(_past(g) for g in games[:last]), _tally(games), _recent(games))
+        seen = self._seen()
+        return HistorySummary(tuple(_past(g) for g in seen[:last]), _tally(seen), _recent(seen))
+
+    def _seen(self) -> list[_Seen]:
+        """Every game, newest first, with only what the summary reads: told after each
+        game on the table's own thread, so no record is parsed (SQLite's JSON reads the
+        two keys needed; the records were checked when they were put)."""
+        rows = self.connect().execute(
+            "SELECT date, winners, json_extract(result, '$.vp'), names,"
+            " json_extract(record, '$.players'), json_extract(record, '$.bots')"
+            " FROM games ORDER BY date DESC, rowid DESC"
+        )
+        return [
+            _Seen(
+                date,
+                tuple(json.loads(winners)),
+                None if vp is None else json.loads(vp),
+                () if names is None else tuple(json.loads(names)),
+                players,
+                () if bots is None else tuple(json.loads(bots)),
+            )
+            for date, winners, vp, names, players, bots in rows
+        ]
 
 
-def _past(game: Game) -> PastGame:
+class _Seen(NamedTuple):
+    """A game as the summary sees it: ``vp`` None when it has no result."""
+
+    date: str
+    winners: tuple[int, ...]
+    vp: list[int] | None
+    names: tuple[str | None, ...]
+    players: int
+    bots: tuple[str | None, ...]
+
+    def name(self, seat: int) -> str | None:
+        return self.names[seat] if seat < len(self.names) else None
+
+    def bot(self, seat: int) -> str | None:
+        return self.bots[seat] if seat < len(self.bots) else None
+
+
+def _past(game: _Seen) -> PastGame:
     when = datetime.fromisoformat(game.date)
-    if game.result is None or not game.winners:
+    if game.vp is None or not game.winners:
         return PastGame(when.day, when.month, None, None, None)
     seat = game.winners[0]
-    name = _name(game, seat)
-    vp, shared = game.result["vp"][seat], len(game.winners) > 1
-    return PastGame(when.day, when.month, name, seat, vp, shared, game.record.bot(seat))
+    vp, shared = game.vp[seat], len(game.winners) > 1
+    return PastGame(when.day, when.month, game.name(seat), seat, vp, shared, game.bot(seat))
 
 
-def _name(game: Game, seat: int) -> str | None:
-    return game.names[seat] if game.names is not None and seat < len(game.names) else None
-
-
-def _tally(games: list[Game]) -> tuple[Tally, ...]:
+def _tally(games: list[_Seen]) -> tuple[Tally, ...]:
     """Wins and games per name, over the games with a result; most wins first."""
     counts: dict[tuple[str | None, int, str | None], list[int]] = {}
     for game in games:
-        if game.result is None:
+        if game.vp is None:
             continue
-        for seat in range(game.record.players):
-            name, bot = _name(game, seat), game.record.bot(seat)
+        for seat in range(game.players):
+            name, bot = game.name(seat), game.bot(seat)
             key = (None, 0, bot) if bot else (name, 0 if name else seat, None)
             count = counts.setdefault(key, [0, 0])
             count[0] += seat in game.winners
@@ -382,9 +415,9 @@ def _tally(games: list[Game]) -> tuple[Tally, ...]:
     return tuple(sorted(tally, key=order))
 
 
-def _recent(games: list[Game]) -> tuple[str, ...]:
+def _recent(games: list[_Seen]) -> tuple[str, ...]:
     """Each name once, from the newest game on."""
-    names = (_name(g, s) for g in games for s in range(g.record.players))
+    names = (g.name(s) for g in games for s in range(g.players))
     return tuple(dict.fromkeys(n for n in names if n))
 
 
