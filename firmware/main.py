@@ -5,7 +5,7 @@
 #   HUB_KEYS_FD=<fd> micropython firmware/main.py      (cwd: any; pins.json is found
 #                                                       beside this file)
 #
-# stdin and stdout: the serial port, one end of a pty in raw mode (companion/hw/simhub.py
+# stdin and stdout: the serial port, one end of a pty in raw mode (companion/sim/hub.py
 # gives it the master and the host opens the slave, as it opens /dev/ttyACM0 on a Pi; the
 # tests give it the slave). Make it raw before starting: one that still echoes is made raw
 # here, which flushes what the host already wrote;

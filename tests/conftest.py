@@ -188,8 +188,8 @@ class Pads:
         import queue
 
         from companion.hw.matrix import PadMatrix
-        from companion.hw.simmatrix import SimulatedMatrix
-        from companion.hw.simpins import SimFactory
+        from companion.sim.matrix import SimulatedMatrix
+        from companion.sim.pins import SimFactory
 
         # A key counts as stuck only when a test says after how many scans.
         options = {"debounce": 5, "stuck": None, "clock": itertools.count().__next__, **options}

@@ -138,7 +138,8 @@ def test_a_display_that_stopped_answering_is_retried_until_it_answers(table):
 def test_the_panel_shows_the_game_again_once_the_bus_answers():
     """A real driver on the fake bus: after a fault the loop retries by itself, and the
     whole frame goes out again even though the screen did not change meanwhile."""
-    from companion.hw.display import Oled, fake_device
+    from companion.hw.display import Oled
+    from companion.sim.panel import fake_device
     from companion.table import public_view
     from companion.ui.screens import draw
 

@@ -4,7 +4,7 @@ counts (pin reads, bytes) are structural and are checked."""
 import json
 
 from companion.cli import main
-from companion.hw import simhub
+from companion.sim import hub as simhub
 
 TABLE = {
     "key_to_frame_ms_p50", "key_to_frame_ms_p99", "idle_pin_reads_per_s",

@@ -9,11 +9,11 @@ import pytest
 from conftest import PAD_COLUMNS, PAD_ROWS
 from gpiozero.threads import GPIOThread
 
+from companion.errors import CompanionError
 from companion.hw.buttons import Beeper, HostButtons, WiringError
 from companion.hw.matrix import PadMatrix
-from companion.hw.simmatrix import SimulatedMatrix
-from companion.hw.simpins import SimFactory
-from companion.rules import CompanionError
+from companion.sim.matrix import SimulatedMatrix
+from companion.sim.pins import SimFactory
 from companion.table.events import HostDown, HostKey, HostUp, PadDown, PadUp
 
 PINS = {"left": 20, "ok": 21, "right": 15}

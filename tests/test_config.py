@@ -17,8 +17,9 @@ from companion.app.device import setup_flow
 from companion.app.effective import config_settings
 from companion.app.loop import App
 from companion.cli.run import run_command
+from companion.errors import CompanionError
 from companion.game.boards import profile
-from companion.rules import Board, CompanionError
+from companion.rules import Board
 
 OWN_RATES = [None, [3, 1], [3, 1]] + [[2, 1]] * 5 + [[3, 2]] * 8
 DOCS = Path(__file__).parent.parent / "docs"
@@ -343,7 +344,7 @@ def mock_hardware(monkeypatch):
     from gpiozero.pins.mock import MockFactory
 
     from companion.hw import display
-    from companion.hw.display import fake_device
+    from companion.sim.panel import fake_device
 
     panels = []
 
@@ -363,7 +364,7 @@ def mock_hardware(monkeypatch):
 def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch, mock_hardware):
     """``companion run``'s parts, wired from the config, on MockFactory pins and a fake
     panel in place of the I2C display."""
-    from companion.hw.simmatrix import SimulatedMatrix
+    from companion.sim.matrix import SimulatedMatrix
     from companion.table import Phase
     from companion.table.events import PadDown
 
@@ -443,7 +444,7 @@ def test_run_starts_with_the_settings_saved_on_the_device(tmp_path, monkeypatch,
     sets the panel's contrast at once and is saved."""
     from companion.app.sinks import SettingsSaver
     from companion.hw import display
-    from companion.hw.display import fake_device
+    from companion.sim.panel import fake_device
     from companion.table.effects import SettingsChanged
 
     contrast = []

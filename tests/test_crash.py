@@ -17,7 +17,7 @@ from companion.app.loop import App
 from companion.cli.run import run_command
 from companion.game.boards import profile
 from companion.hw import display
-from companion.hw.display import fake_device
+from companion.sim.panel import fake_device
 from companion.storage import StateDir
 from companion.table import Phase
 from companion.table.events import Tick

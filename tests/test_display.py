@@ -12,7 +12,8 @@ from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 from PIL import Image, ImageDraw
 
-from companion.hw.display import DisplayError, Oled, fake_device, open_device
+from companion.hw.display import DisplayError, Oled, open_device
+from companion.sim.panel import fake_device
 
 CONTROLLERS = ["ssd1306", "ssd1309", "sh1106", "ssd1322"]
 

@@ -104,7 +104,7 @@ def test_run_opens_the_ssd1322_on_its_lines_with_the_contrast(tmp_path, monkeypa
     """``companion run`` hands the config's SPI lines and bus to the display, and sets
     its contrast; the 128×64 screens show centred on the 256×64 panel."""
     from companion.hw import display
-    from companion.hw.display import fake_device
+    from companion.sim.panel import fake_device
 
     factory = MockFactory()
     monkeypatch.setattr(Device, "pin_factory", factory)
@@ -145,7 +145,7 @@ def test_the_device_gets_the_buzzer_kind_the_config_names(tmp_path, monkeypatch)
 
     from companion.app.device import open_table
     from companion.hw import display
-    from companion.hw.display import fake_device
+    from companion.sim.panel import fake_device
 
     factory = MockFactory(pin_class=MockPWMPin)
     monkeypatch.setattr(Device, "pin_factory", factory)

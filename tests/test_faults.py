@@ -17,7 +17,7 @@ from companion.app.loop import RETRY, App
 from companion.hw import display
 from companion.hw.display import Connector, DisplayMissing, Oled, open_device
 from companion.hw.matrix import Debouncer
-from companion.hw.panel import FakePanel
+from companion.sim.panel import FakePanel
 from companion.table import Phase, Timing, new_flow, public_view, start
 from companion.table.events import (
     HostDown,
@@ -148,7 +148,7 @@ def test_run_plays_without_a_display_and_picks_it_up(tmp_path, monkeypatch, mock
     one line says where the display was looked for, and it is drawn once it answers."""
     from companion.app.config import shipped_pins
     from companion.cli.run import run_command
-    from companion.hw.simmatrix import SimulatedMatrix
+    from companion.sim.matrix import SimulatedMatrix
 
     panel = FakePanel("ssd1306")
     panel.answering = False

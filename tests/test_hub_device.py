@@ -14,9 +14,9 @@ from companion.app import config
 from companion.app.device import open_table
 from companion.app.effective import effective
 from companion.hw import display
-from companion.hw.display import fake_device
 from companion.hw.hub import HubPads
 from companion.hw.matrix import PadMatrix
+from companion.sim.panel import fake_device
 from companion.table.events import PadDown
 
 

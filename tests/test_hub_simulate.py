@@ -17,7 +17,7 @@ from companion.app.script import parse_script
 from companion.app.simulator import Simulator
 from companion.game.boards import profile
 from companion.game.record import state_to_dict
-from companion.hw import simhub
+from companion.sim import hub as simhub
 from companion.table import TABLE, new_flow, public_view, step
 from companion.table.events import HubMismatch
 from companion.ui.catalog import catalog, languages

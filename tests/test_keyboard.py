@@ -23,7 +23,7 @@ from companion.app.script import Line, parse_script
 from companion.cli import build_parser
 from companion.cli.simulate import simulate_command
 from companion.game.boards import profile
-from companion.hw.keyboard import NAMES, KeyDecoder, raw_terminal, read_keys
+from companion.sim.keyboard import NAMES, KeyDecoder, raw_terminal, read_keys
 from companion.table.events import HostKey
 from companion.ui.catalog import catalog, languages
 

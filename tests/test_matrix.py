@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.hw.matrix import Debouncer, PadMatrix
-from companion.hw.simmatrix import SimulatedMatrix
-from companion.hw.simpins import SimFactory
+from companion.sim.matrix import SimulatedMatrix
+from companion.sim.pins import SimFactory
 from companion.table.events import PadDown, PadUp
 
 # --- the debounce, on its own ------------------------------------------------------------

@@ -9,9 +9,9 @@ import pytest
 
 from companion.cli import main
 from companion.cli.replay import replay_command
+from companion.errors import clip, shown
 from companion.game.boards import named_board, profile
 from companion.rules import BoardError, SetupError, new_game
-from companion.rules.errors import clip, shown
 
 HUGE = "x" * 10_000_000  # 10 MB
 

@@ -14,7 +14,7 @@ from gpiozero import Device
 from companion.app.config import shipped_pins
 from companion.cli import main
 from companion.cli.pads import pads_command
-from companion.hw.simmatrix import SimulatedMatrix
+from companion.sim.matrix import SimulatedMatrix
 
 WAIT = 10  # seconds: only a hang takes this long
 

@@ -17,8 +17,8 @@ from companion.app.device import open_table
 from companion.app.effective import effective
 from companion.cli.run import run_command
 from companion.hw import pinfactory
-from companion.hw.display import fake_device
 from companion.hw.pinfactory import PinFactoryError, pin_factory
+from companion.sim.panel import fake_device
 
 LGPIO_MISSING = (
     "lgpio is not installed: sudo apt install python3-lgpio, "

@@ -331,7 +331,7 @@ def test_a_board_option_names_a_side_or_a_file(layers, tmp_path):
     ],
 )
 def test_a_bad_option_is_one_line(layers, options, words):
-    from companion.rules import CompanionError
+    from companion.errors import CompanionError
 
     look, *_ = layers
     with pytest.raises(CompanionError) as e:

@@ -9,7 +9,7 @@ import pytest
 from gpiozero.pins.mock import MockPin
 
 from companion.hw.buttons import Beeper, HostButtons
-from companion.hw.simpins import SimFactory, SimPin
+from companion.sim.pins import SimFactory, SimPin
 from companion.table.events import HostDown, HostKey, HostUp, PadDown, PadUp
 
 BUTTONS = {"left": 20, "ok": 21, "right": 15}

@@ -205,7 +205,7 @@ def key_event(pg, key: int, text: str = "", mod: int = 0):
 
 def test_the_window_is_scaled_titled_and_takes_the_keys(headless):
     from companion.app.keymap import play, shipped_keymap
-    from companion.hw.window import Window
+    from companion.sim.window import Window
 
     pg = headless
     window = Window("Santo Domingo Companion")
@@ -231,7 +231,7 @@ def test_the_window_closes_on_its_close_button_and_on_esc(headless, tmp_path, mo
     import threading
 
     from companion.app.keymap import legend, shipped_keymap
-    from companion.hw.window import Window
+    from companion.sim.window import Window
     from companion.ui.catalog import catalog
 
     pg = headless

@@ -17,9 +17,9 @@ import traceback
 from collections.abc import Callable
 from queue import SimpleQueue
 
+from ..errors import CompanionError
 from ..game.bots import BUDGET_MS, Bot, make_bot
 from ..game.search import Clock
-from ..rules import CompanionError
 from ..table.bots import AskBot, BotChose
 from ..table.effects import Effect
 from ..table.events import Event

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from ..errors import CompanionError
 from ..game.boards import board_named, profile_names
-from ..rules import CompanionError
 from ..ui.catalog import languages
 
 DEFAULT_PATHS = (

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..errors import CompanionError
 from ..game.boards import board_named, named_board
 from ..game.settings import (
     KEYS,
@@ -20,7 +21,6 @@ from ..game.settings import (
     board_values,
     with_values,
 )
-from ..rules import CompanionError
 from ..storage.settings import SettingsFile
 from ..ui.catalog import languages
 from .config import GAME_FILE, PACKAGED, SCHEMA, Config, ConfigError, Schema, label, load_layered

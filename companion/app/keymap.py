@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from ..hw.keyboard import NAMES
-from ..rules import CompanionError
+from ..errors import CompanionError
+from ..sim.keyboard import NAMES
 from ..table.events import HostKey
 from ..ui.catalog import Catalog
 from .script import Line

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import CompanionError
 from ..game.names import SeatNameError, check_name
-from ..rules import CompanionError
 from ..table.events import HostKey
 
 WAIT_MAX_MS = 600_000  # ten minutes: longer is a typo, not a pause

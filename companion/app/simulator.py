@@ -19,11 +19,11 @@ from PIL import Image
 
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings, board_values, with_values
-from ..hw.display import fake_device
-from ..hw.simhub import HubMissing, SimulatedHub
-from ..hw.simmatrix import SimulatedMatrix
-from ..hw.simpins import SimFactory
 from ..rules import Board
+from ..sim.hub import HubMissing, SimulatedHub
+from ..sim.matrix import SimulatedMatrix
+from ..sim.panel import fake_device
+from ..sim.pins import SimFactory
 from ..storage import StateDir
 from ..storage.settings import SettingsFile
 from ..table import FAST, TABLE, Flow, new_flow, start

@@ -8,10 +8,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 
+from ..errors import CompanionError
 from ..game.names import NO_HISTORY, Names
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings, changed
-from ..rules import CompanionError
 from ..storage import StateDir, StorageError
 from ..storage.history import History
 from ..storage.settings import NamesFile, SettingsFile

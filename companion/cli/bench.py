@@ -152,7 +152,7 @@ def _hub_figures(presses: int) -> dict:
     MicroPython unix port, scanning and debouncing, its lines read from a pty. Absent
     (None) where the unix port or the firmware is not installed."""
     from ..app.simulator import Simulator
-    from ..hw.simhub import HubMissing, firmware_command
+    from ..sim.hub import HubMissing, firmware_command
 
     try:
         command = firmware_command()

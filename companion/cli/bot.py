@@ -11,12 +11,12 @@ import json
 import time
 from typing import BinaryIO, TextIO
 
+from ..errors import CompanionError, shown
 from ..game.bots import Bot, make_bot, view_of
 from ..game.jsontext import parse_json
 from ..game.record import GameRecord
 from ..game.search import Clock
-from ..rules import CompanionError, RecordError
-from ..rules.errors import shown
+from ..rules import RecordError
 
 ASKS = ("cards", "trade")
 

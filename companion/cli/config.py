@@ -8,7 +8,7 @@ from typing import TextIO
 
 from ..app.config import label
 from ..app.effective import Effective, effective
-from ..rules import CompanionError
+from ..errors import CompanionError
 
 EXIT_BAD_INPUT = 2
 NAME = "companion config show"

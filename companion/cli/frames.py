@@ -14,7 +14,7 @@ from typing import TextIO
 
 from PIL import Image
 
-from ..rules import CompanionError
+from ..errors import CompanionError
 
 
 class OutputError(CompanionError, ValueError):

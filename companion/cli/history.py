@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TextIO
 
 from ..app.config import load
+from ..errors import CompanionError, shown
 from ..game.jsontext import parse_json
 from ..game.names import SeatNameError, check_name
 from ..game.record import GameRecord
-from ..rules import CompanionError, RecordError
-from ..rules.errors import shown
+from ..rules import RecordError
 from ..storage.errors import os_reason
 from ..storage.history import Game, History, Kept
 from ..storage.stats import labels, stats

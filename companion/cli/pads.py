@@ -18,8 +18,8 @@ from ..app.assemble import Keys, Parts, open_keys
 from ..app.config import ConfigError
 from ..app.device import open_pins
 from ..app.effective import effective
+from ..errors import CompanionError
 from ..hw.pinfactory import Factory
-from ..rules import CompanionError
 from ..table.events import STUCK, Event, HostDown, HostUp, HubMismatch, KeyStuck, PadDown, PadUp
 from ..ui.catalog import Catalog, catalog
 

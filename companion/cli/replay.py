@@ -15,10 +15,10 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, AnyStr, TextIO
 
+from ..errors import CompanionError, clip
 from ..game.jsontext import parse_json
 from ..game.record import GameRecord, state_to_dict
-from ..rules import CompanionError, RecordError
-from ..rules.errors import clip
+from ..rules import RecordError
 from ..ui.catalog import DEFAULT, catalog
 
 if TYPE_CHECKING:  # the process pool and the narration load only when a batch needs them

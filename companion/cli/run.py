@@ -13,7 +13,7 @@ from ..app.device import open_table
 from ..app.effective import effective
 from ..app.loop import STOP
 from ..app.notify import Notifier
-from ..rules import CompanionError
+from ..errors import CompanionError
 
 EXIT_BAD_INPUT = 2
 EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen

@@ -21,13 +21,13 @@ from PIL import Image
 from ..app.keymap import legend, play, shipped_keymap
 from ..app.script import Line, parse_script
 from ..app.simulator import Simulator
+from ..errors import CompanionError
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
-from ..hw.keyboard import raw_terminal, read_keys
-from ..hw.simhub import HubMissing, firmware_command
-from ..hw.window import Window
-from ..rules import CompanionError
+from ..sim.hub import HubMissing, firmware_command
+from ..sim.keyboard import raw_terminal, read_keys
+from ..sim.window import Window
 from ..storage import StateDir
 from ..storage.settings import SettingsFile
 from ..ui.catalog import DEFAULT, Catalog, catalog, languages

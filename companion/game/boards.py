@@ -11,8 +11,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from ..errors import clip, shown
 from ..rules import Board, BoardError, Rate, RecordError
-from ..rules.errors import clip, shown
 from .jsontext import parse_json
 
 BOARD_FILE_MAX = 64 * 1024  # bytes: a board file is 16 short rates; more is not one

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..errors import CompanionError, shown
 from ..rules import (
     Board,
-    CompanionError,
     GameOverError,
     GameState,
     TradeChoice,
@@ -33,7 +33,6 @@ from ..rules import (
     play_round,
     resolve_round,
 )
-from ..rules.errors import shown
 from ..rules.table import Table, mask
 from .record import GameRecord, RoundRecord
 from .search import Clock, Model, Search

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..errors import shown
 from ..rules import RecordError
-from ..rules.errors import shown
 
 MAX = 8  # letters: a name fits a seat's place on the 128-pixel screen in the body font
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÀÂÇÉÈÊËÏÎÖÔÜÛÙ "

@@ -15,6 +15,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
 
+from ..errors import shown
 from ..rules import (
     Board,
     GameState,
@@ -26,7 +27,6 @@ from ..rules import (
     replay,
     resolve_round,
 )
-from ..rules.errors import shown
 from ..rules.state import TARGET_MAX
 from .boards import board_from_spec, board_spec
 from .jsontext import parse_json

@@ -13,8 +13,8 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields, replace
 
+from ..errors import shown
 from ..rules import Board, BoardError, Rate, RecordError
-from ..rules.errors import shown
 from .boards import profile, profile_names
 
 OWN = "own"  # the board: the rates in own_rates, entered from the person's own board

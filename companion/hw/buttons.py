@@ -15,7 +15,7 @@ from collections.abc import Callable
 from gpiozero import Buzzer, DigitalInputDevice, PWMOutputDevice
 from gpiozero.pins import Factory
 
-from ..rules import CompanionError
+from ..errors import CompanionError
 from ..table.events import HostDown, HostKey, HostUp, Put
 from .sounds import Note, Sounds, packaged_sounds
 

@@ -31,7 +31,7 @@ from luma.core.error import Error as LumaError
 from luma.oled.device import sh1106, ssd1306, ssd1309, ssd1322
 from PIL import Image
 
-from ..rules import CompanionError
+from ..errors import CompanionError
 
 # Command codes (datasheets; luma.oled.const names them the same).
 COLUMNADDR, PAGEADDR = 0x21, 0x22
@@ -384,7 +384,7 @@ class Connector:
     def open(self) -> LumaDevice:
         """The display's luma device; ``DisplayMissing`` while it does not answer."""
         try:
-            device = _driver(self.controller, self._open_serial(), self.rotate)
+            device = driver(self.controller, self._open_serial(), self.rotate)
         except ImportError as e:
             raise DisplayError(
                 f"cannot open the {self.controller} display over {self.interface}: "
@@ -421,35 +421,7 @@ class Connector:
         return self._serial
 
 
-def _driver(controller: str, serial: object, rotate: int) -> LumaDevice:
+def driver(controller: str, serial: object, rotate: int) -> LumaDevice:
     if controller == "ssd1322":  # drawn in black and white: no greyscale to convert
         return ssd1322(serial, width=256, height=64, rotate=rotate, mode="1")
     return DRIVERS[controller](serial, rotate=rotate)
-
-
-def fake_device(
-    controller: str = "ssd1306",
-    rotate: int = 0,
-    *,
-    pin_factory: Factory | None = None,
-    dc: int = DC_PIN,
-    reset: int = RESET_PIN,
-):
-    """A real luma driver on a fake bus: (device, panel). The SSD1322 is on a fake SPI
-    device whose D/C and reset lines are gpiozero pins of ``pin_factory`` (None: a
-    ``MockFactory`` of its own)."""
-    from luma.core.interface.serial import i2c, spi
-
-    from .panel import FakePanel, FakeSsd1322
-
-    if controller not in SPI_ONLY:
-        panel = FakePanel(controller)
-        return _driver(controller, i2c(bus=panel), rotate), panel
-    if pin_factory is None:
-        from gpiozero.pins.mock import MockFactory
-
-        pin_factory = MockFactory()
-    factory = pin_factory
-    spi_panel = FakeSsd1322(dc=lambda: bool(factory.pin(dc).state))
-    serial = spi(spi=spi_panel, gpio=GpioLines(factory), gpio_DC=dc, gpio_RST=reset)
-    return _driver(controller, serial, rotate), spi_panel

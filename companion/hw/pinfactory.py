@@ -21,8 +21,7 @@ from gpiozero import Device
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
-from ..rules import CompanionError
-from ..rules.errors import clip
+from ..errors import CompanionError, clip
 
 AUTO = "auto"
 ENVIRONMENT = "GPIOZERO_PIN_FACTORY"

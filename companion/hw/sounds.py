@@ -16,7 +16,7 @@ from itertools import pairwise
 
 from gpiozero.tones import Tone
 
-from ..rules import CompanionError
+from ..errors import CompanionError
 
 # The sounds the table asks for (the values of companion.table.effects.Sound).
 NAMES = ("click", "locked", "refused", "reveal", "trade")

@@ -8,7 +8,6 @@ from .cards import ALL_CARDS, Card, Row
 from .ending import Outcome, TieBreak, outcome
 from .errors import (
     BoardError,
-    CompanionError,
     GameOverError,
     IllegalPlayError,
     PlayProblem,
@@ -54,7 +53,6 @@ __all__ = [
     "Bonus",
     "BonusGain",
     "Card",
-    "CompanionError",
     "Discard",
     "Gain",
     "GameOverError",

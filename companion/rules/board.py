@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from .errors import BoardError, shown
+from ..errors import shown
+from .errors import BoardError
 from .tables import GOODS_MAX, ROW_MAX
 
 SPACES = ROW_MAX + 1

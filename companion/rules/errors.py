@@ -1,65 +1,15 @@
-"""The exceptions of the companion.
+"""The rules' exceptions, below the companion's one base class (``companion.errors``).
 
-One base class for everything the companion raises on purpose, so a caller can catch
-"the user's mistake" in one place. Below it, "cannot parse" is kept apart from "not
-allowed": a record that is not a record is a ``RecordError``; a well-formed play the
-rules forbid is an ``IllegalPlayError``. Every message names the offending value,
-through ``shown``: a value is echoed at most 80 characters long, however large it is.
+"Cannot parse" is kept apart from "not allowed": a record that is not a record is a
+``RecordError``; a well-formed play the rules forbid is an ``IllegalPlayError``. Every
+message names the offending value, through ``shown``.
 """
 
 from __future__ import annotations
 
 import enum
-import reprlib
 
-SHOWN_MAX = 80  # characters of a user's value echoed in a message
-
-
-def clip(text: str, limit: int = SHOWN_MAX) -> str:
-    """``text`` as part of a one-line message: control characters (a newline, say) and
-    undecodable bytes escaped, cut to at most ``limit`` characters, a cut marked "..."."""
-    head = text[: limit + 1]
-    if not head.isprintable():
-        head = "".join(c if c.isprintable() else repr(c)[1:-1] for c in head)
-    return head if len(head) <= limit else head[: limit - 3] + "..."
-
-
-def shown(value: object) -> str:
-    """``repr(value)`` for a message: at most 80 characters, and cheap for any value.
-
-    A 10 MB string, a list of a million items, JSON nested a thousand deep or a whole
-    number too long to print all give one short line; the repr is built only from the
-    part of the value that will be seen.
-    """
-    return clip(_SHORT.repr(value))
-
-
-class _ShortRepr(reprlib.Repr):
-    """reprlib's bounded repr, with whole numbers too long to convert named, not printed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.maxlevel = 3
-        self.maxstring = self.maxlong = self.maxother = SHOWN_MAX
-        self.maxlist = self.maxtuple = self.maxset = self.maxfrozenset = self.maxdeque = 8
-        self.maxdict = 4
-
-    def repr_int(self, x: int, level: int) -> str:
-        # str() of a whole number past Python's digit limit raises ValueError; even below
-        # it, thousands of digits cost more than the 80 characters shown.
-        if x.bit_length() <= _BITS_SHOWN:
-            return super().repr_int(x, level)
-        digits = int(x.bit_length() * _LOG10_2) + 1
-        return f"<a {'negative ' if x < 0 else ''}number of about {digits} digits>"
-
-
-_SHORT = _ShortRepr()
-_BITS_SHOWN = 256  # 78 digits: a whole number this long still fits the 80 characters
-_LOG10_2 = 0.30103
-
-
-class CompanionError(Exception):
-    """Base class of every error the companion raises on purpose."""
+from ..errors import CompanionError
 
 
 class RecordError(CompanionError, ValueError):

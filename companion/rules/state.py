@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ..errors import shown
 from .board import Board
 from .cards import ALL_CARDS
-from .errors import SetupError, shown
+from .errors import SetupError
 from .tables import PLAYER_COUNTS, START_SPACE, cards_per_round
 
 # The rulebook's targets are 30 and 45; a house rule may pick another, up to 999 so

@@ -15,9 +15,10 @@ from collections.abc import Callable, Sequence
 from itertools import chain, combinations, permutations
 from operator import and_, invert
 
+from ..errors import shown
 from .board import Quote
 from .cards import Card, Row
-from .errors import GameOverError, IllegalPlayError, PlayProblem, shown
+from .errors import GameOverError, IllegalPlayError, PlayProblem
 from .state import GameState, Rows
 from .steps import (
     Beggar,

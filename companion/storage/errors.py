@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import errno
 
-from ..rules import CompanionError
+from ..errors import CompanionError
 
 LIMIT = 80  # a value quoted in a message is cut to this many characters
 # Why a file is unusable is a sentence of the record's parser that quotes at most one

@@ -11,8 +11,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import CompanionError
 from ..game.record import GameRecord
-from ..rules import CompanionError
 from .errors import REASON_LIMIT, one_line, os_reason
 from .files import FileOps, read_head
 

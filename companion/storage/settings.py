@@ -20,10 +20,10 @@ import stat
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
+from ..errors import CompanionError
 from ..game.jsontext import parse_json
 from ..game.names import NO_NAMES, Names, SeatNameError, check_names
 from ..game.settings import KEYS, DeviceSettings
-from ..rules import CompanionError
 from .errors import REASON_LIMIT, StorageError, one_line, os_reason
 from .files import FileOps, discard, read_head, write_synced
 

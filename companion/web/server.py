@@ -37,9 +37,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 
+from ..errors import CompanionError
 from ..game.boards import offered_rates, profile_names
 from ..game.settings import KEYS, DeviceSettings, SettingsError, board_of, changed
-from ..rules import CompanionError
 from ..table import View
 from ..table.events import ChangeSettings, CodeUsed, Event, ShowCode
 from ..ui.catalog import catalog

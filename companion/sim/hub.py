@@ -19,7 +19,7 @@ import tty
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..rules import CompanionError
+from ..errors import CompanionError
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "main.py"  # in a checkout
 STOP_WAIT = 5.0  # seconds the firmware has to end before it is killed

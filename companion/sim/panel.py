@@ -17,6 +17,9 @@ from collections.abc import Callable
 
 from PIL import Image
 
+from ..hw.display import DC_PIN, RESET_PIN, SPI_ONLY, GpioLines, driver
+from ..hw.pinfactory import Factory
+
 # Commands that take arguments, and how many, per controller (from the datasheets).
 _COMMON_ARGS = {
     0x81: 1,  # contrast
@@ -243,3 +246,29 @@ class FakeSsd1322(_Bus):
         if self._column > c1:
             self._column = c0
             self._row = r0 if self._row >= r1 else self._row + 1
+
+
+def fake_device(
+    controller: str = "ssd1306",
+    rotate: int = 0,
+    *,
+    pin_factory: Factory | None = None,
+    dc: int = DC_PIN,
+    reset: int = RESET_PIN,
+):
+    """A real luma driver on a fake bus: (device, panel). The SSD1322 is on a fake SPI
+    device whose D/C and reset lines are gpiozero pins of ``pin_factory`` (None: a
+    ``MockFactory`` of its own)."""
+    from luma.core.interface.serial import i2c, spi
+
+    if controller not in SPI_ONLY:
+        panel = FakePanel(controller)
+        return driver(controller, i2c(bus=panel), rotate), panel
+    if pin_factory is None:
+        from gpiozero.pins.mock import MockFactory
+
+        pin_factory = MockFactory()
+    factory = pin_factory
+    spi_panel = FakeSsd1322(dc=lambda: bool(factory.pin(dc).state))
+    serial = spi(spi=spi_panel, gpio=GpioLines(factory), gpio_DC=dc, gpio_RST=reset)
+    return driver(controller, serial, rotate), spi_panel

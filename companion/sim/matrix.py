@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from gpiozero.pins.mock import MockFactory
 
-from .simpins import SimPin
+from .pins import SimPin
 
 Key = tuple[int, int]  # (seat, card)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from PIL import Image
 
-from ..rules import CompanionError
+from ..errors import CompanionError
 
 SCALE_MAX = 6
 HEADLESS = ("offscreen", "dummy")  # SDL's drivers without a screen: only when asked for
@@ -129,7 +129,7 @@ def _fit(screen_width: int, width: int) -> int:
 
 
 def window_key(pg, event) -> str | None:
-    """The key (as ``hw.keyboard`` names them) of a pygame KEYDOWN event, or None."""
+    """The key (as ``sim.keyboard`` names them) of a pygame KEYDOWN event, or None."""
     named = {
         pg.K_LEFT: "left",
         pg.K_RIGHT: "right",
