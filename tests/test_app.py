@@ -35,7 +35,7 @@ def table():
     timing = Timing(supply=1, countdown=3, reveal=5, step=5, scores=5, message=2)
     flow, effects = start(new_flow(BOARDS, timing), 4, BOARDS[0], 30, 0.0)
     seen: list = []
-    app = App(flow, Screen(), catalog("en"), sinks=[seen.append], clock=lambda: clock[0])
+    app = App(flow, Screen(), sinks=[seen.append], clock=lambda: clock[0])
     app.apply(effects)
     app.refresh()
     return app, clock, seen
@@ -147,7 +147,7 @@ def test_the_panel_shows_the_game_again_once_the_bus_answers():
     device, panel = fake_device("ssd1306")
     said: list[str] = []
     flow, _ = start(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)), 4, BOARDS[0], 30, 0.0)
-    app = App(flow, Oled(device, on_error=said.append), catalog("en"), clock=lambda: clock[0])
+    app = App(flow, Oled(device, on_error=said.append), clock=lambda: clock[0])
     app.refresh()
     panel.answering = False
     app.handle(PadDown(0, 1))  # the mark changes; the bus does not answer

@@ -6,19 +6,19 @@ import dataclasses
 import io
 import json
 import re
-import signal
 import tomllib
 from pathlib import Path
 
 import pytest
+from devices import MockHardware
 
 from companion.app import config
 from companion.app.device import setup_flow
 from companion.app.effective import config_settings
-from companion.app.loop import App
 from companion.cli.run import run_command
 from companion.errors import CompanionError
 from companion.game.boards import profile
+from companion.game.settings import board_of
 from companion.rules import Board
 
 OWN_RATES = [None, [3, 1], [3, 1]] + [[2, 1]] * 5 + [[3, 2]] * 8
@@ -316,15 +316,13 @@ def test_run_says_what_is_wrong_before_opening_anything(tmp_path, no_display, te
     assert no_display == []
 
 
-def test_run_never_calls_a_config_error_missing_hardware(tmp_path, monkeypatch, mock_hardware):
-    from companion.hw import display
-
+def test_run_never_calls_a_config_error_missing_hardware(tmp_path, mock_hardware):
     def refuse(*args, **options):
         raise config.ConfigError("companion.toml: [display] port: not on this Pi (got 7)")
 
-    monkeypatch.setattr(display, "open_device", refuse)
     err = io.StringIO()
-    assert run_command(str(write(tmp_path, "")), err=err) == 2
+    machine = mock_hardware.machine(open_device=refuse)
+    assert run_command(str(write(tmp_path, "")), err=err, machine=machine) == 2
     assert (
         err.getvalue() == "companion run: companion.toml: [display] port: not on this Pi (got 7)\n"
     )
@@ -338,37 +336,20 @@ def test_run_without_hardware_points_at_simulate(tmp_path):
 
 
 @pytest.fixture
-def mock_hardware(monkeypatch):
-    """MockFactory pins and a fake panel in place of the display; SIGTERM left alone."""
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    from companion.hw import display
-    from companion.sim.panel import fake_device
-
-    panels = []
-
-    def fake_open(controller, interface, **options):
-        dev, panel = fake_device(controller, options.get("rotate", 0))
-        panels.append(panel)
-        return dev
-
-    monkeypatch.setattr(display, "open_device", fake_open)
-    monkeypatch.setattr(signal, "signal", lambda *a: None)
-    factory = MockFactory()
-    monkeypatch.setattr(Device, "pin_factory", factory)
-    yield factory, panels
-    factory.reset()
+def mock_hardware():
+    hardware = MockHardware()
+    yield hardware
+    hardware.factory.reset()
 
 
-def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch, mock_hardware):
+def test_the_device_assembly_on_mock_pins(tmp_path, mock_hardware):
     """``companion run``'s parts, wired from the config, on MockFactory pins and a fake
     panel in place of the I2C display."""
     from companion.sim.matrix import SimulatedMatrix
     from companion.table import Phase
     from companion.table.events import PadDown
 
-    factory, panels = mock_hardware
+    factory, panels = mock_hardware.factory, mock_hardware.panels
     (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
     path = write(
         tmp_path,
@@ -377,19 +358,13 @@ def test_the_device_assembly_on_mock_pins(tmp_path, monkeypatch, mock_hardware):
     )
     pins = config.shipped_pins()
     SimulatedMatrix(factory, pins.rows, pins.columns)
-    seen = []
-
-    def run(app):  # in place of the event loop: look at the app run_command built
-        assert app.flow.phase is Phase.JOIN and app.flow.choice.target == 45
-        assert app.flow.board == Board.from_rates(OWN_RATES)
-        app.refresh()
-        app.handle(PadDown(0, 3))
-        app.handle(PadDown(1, 3))
-        seen.append(app.flow.pads)
-
-    monkeypatch.setattr(App, "run", run)
-    assert run_command(str(path), err=io.StringIO()) == 0
-    assert seen == [(0, 1)]
+    seen: list = []
+    machine = mock_hardware.machine(PadDown(0, 3), PadDown(1, 3), seen=seen)
+    assert run_command(str(path), err=io.StringIO(), machine=machine) == 0
+    (first, prefs), *_, (last, _) = seen  # the table run_command built, then two joined
+    assert first.phase is Phase.JOIN and prefs.target == 45
+    assert board_of(prefs) == Board.from_rates(OWN_RATES)
+    assert last.body.joined[:3] == (True, True, False)
     assert panels[0].controller == "sh1106" and panels[0].image().getbbox() is not None
 
 
@@ -398,7 +373,7 @@ def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch, m
 
     from companion.hw.matrix import PadMatrix
 
-    factory, _ = mock_hardware
+    factory = mock_hardware.factory
     closed = []
     close = PadMatrix.close
 
@@ -407,11 +382,11 @@ def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch, m
         close(matrix)
 
     monkeypatch.setattr(PadMatrix, "close", recording_close)
-    monkeypatch.setattr(App, "run", lambda app: None)  # should the parts all open after all
     # Something else already holds the ◀ button's GPIO: opening the buttons fails.
     holder = Button(config.shipped_pins().buttons["left"], pin_factory=factory)
     err = io.StringIO()
-    assert run_command(str(write(tmp_path, "")), err=err) == 2
+    machine = mock_hardware.machine()  # should the parts all open after all, it stops
+    assert run_command(str(write(tmp_path, "")), err=err, machine=machine) == 2
     assert "the hardware is not here (GPIOPinInUse" in err.getvalue()
     assert len(closed) == 1  # the pad matrix, opened first, was closed again
     holder.close()
@@ -439,13 +414,11 @@ def test_extreme_values_are_one_line_never_a_traceback(tmp_path, text, words):
         assert words is None  # a long folder name that does not exist yet is fine
 
 
-def test_run_starts_with_the_settings_saved_on_the_device(tmp_path, monkeypatch, mock_hardware):
+def test_run_starts_with_the_settings_saved_on_the_device(tmp_path, mock_hardware):
     """settings.json in the state folder beats the config file; a change on the device
     sets the panel's contrast at once and is saved."""
-    from companion.app.sinks import SettingsSaver
-    from companion.hw import display
     from companion.sim.panel import fake_device
-    from companion.table.effects import SettingsChanged
+    from companion.table.events import ChangeSettings
 
     contrast = []
 
@@ -455,31 +428,26 @@ def test_run_starts_with_the_settings_saved_on_the_device(tmp_path, monkeypatch,
         dev.contrast = lambda level: (contrast.append(level), real(level))
         return dev
 
-    monkeypatch.setattr(display, "open_device", fake_open)
     (tmp_path / "settings.json").write_text('{"target": 45, "contrast": 2}')
     path = write(tmp_path, '[game]\ntarget = 40\n[paths]\nstate_dir = "."\n')
-    seen = []
-
-    def run(app):
-        seen.append(app.flow.choice.target)
-        (sink,) = [s for s in app.sinks if isinstance(s, SettingsSaver)]
-        sink(SettingsChanged(dataclasses.replace(sink.current, contrast=10)))
-
-    monkeypatch.setattr(App, "run", run)
-    assert run_command(str(path), err=io.StringIO()) == 0
-    assert seen == [45] and contrast == [51, 255]
+    seen: list = []
+    change = ChangeSettings((("contrast", 10),))  # as the page sends it: as on the device
+    machine = mock_hardware.machine(change, seen=seen, open_device=fake_open)
+    assert run_command(str(path), err=io.StringIO(), machine=machine) == 0
+    (_, prefs), *_ = seen
+    assert prefs.target == 45 and contrast == [51, 255]
     saved = json.loads((tmp_path / "settings.json").read_text())
     assert saved == {"target": 45, "contrast": 10}
 
 
-def test_run_sets_a_damaged_settings_file_aside(tmp_path, monkeypatch, mock_hardware):
+def test_run_sets_a_damaged_settings_file_aside(tmp_path, mock_hardware):
     (tmp_path / "settings.json").write_text('{"target": "many"}')
     path = write(tmp_path, '[game]\ntarget = 40\n[paths]\nstate_dir = "."\n')
-    seen = []
-    monkeypatch.setattr(App, "run", lambda app: seen.append(app.flow.choice.target))
+    seen: list = []
     err = io.StringIO()
-    assert run_command(str(path), err=err) == 0
-    assert seen == [40] and (tmp_path / "settings.bad.json").exists()
+    assert run_command(str(path), err=err, machine=mock_hardware.machine(seen=seen)) == 0
+    (_, prefs), *_ = seen
+    assert prefs.target == 40 and (tmp_path / "settings.bad.json").exists()
     assert err.getvalue().startswith(f"companion: {tmp_path}/settings.json is not usable settings")
 
 

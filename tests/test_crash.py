@@ -5,40 +5,37 @@ from __future__ import annotations
 
 import io
 import random
-import signal
 
 import pytest
 from conftest import model_game
-from gpiozero import Device
+from devices import mock_machine
 from gpiozero.pins.mock import MockFactory
 
-from companion.app import device, loop
-from companion.app.loop import App
+from companion.app import loop
 from companion.cli.run import run_command
 from companion.game.boards import profile
-from companion.hw import display
 from companion.sim.panel import fake_device
 from companion.storage import StateDir
 from companion.table import Phase
 from companion.table.events import Tick
+from companion.table.view import ResumeView
 
 RECORD, _ = model_game(random.Random(6), 3, profile("standard"), 45, max_rounds=4)
 
 
+def machine(*events, seen=None):
+    """MockFactory pins and a fake panel in place of the Pi's."""
+    display = lambda *a, **k: fake_device("ssd1306")[0]  # noqa: E731
+    return mock_machine(MockFactory(), display, *events, seen=seen)
+
+
 @pytest.fixture
-def device_in(tmp_path, monkeypatch):
-    """A config whose state folder holds an unfinished game; MockFactory pins and a fake
-    panel in place of the Pi's; no splash (it sleeps), SIGTERM left alone."""
-    monkeypatch.setattr(display, "open_device", lambda *a, **k: fake_device("ssd1306")[0])
-    monkeypatch.setattr(signal, "signal", lambda *a: None)
-    monkeypatch.setattr(device, "SPLASH", 0.0)
-    factory = MockFactory()
-    monkeypatch.setattr(Device, "pin_factory", factory)
+def device_in(tmp_path):
+    """A config whose state folder holds an unfinished game."""
     StateDir(tmp_path).save(RECORD)
     config = tmp_path / "companion.toml"
     config.write_text('[paths]\nstate_dir = "."\n')
-    yield str(config), tmp_path / "game.json"
-    factory.reset()
+    return str(config), tmp_path / "game.json"
 
 
 def test_a_bug_is_logged_with_its_traceback_and_the_restart_offers_the_game(device_in, monkeypatch):
@@ -49,12 +46,11 @@ def test_a_bug_is_logged_with_its_traceback_and_the_restart_offers_the_game(devi
     def broken_step(flow, event, now):
         raise ZeroDivisionError("a bug in a handler")
 
-    running = App.run
     with monkeypatch.context() as bug:
         bug.setattr(loop, "step", broken_step)
-        bug.setattr(App, "run", lambda app: (app.put(Tick()), running(app)))
         err = io.StringIO()
-        assert run_command(config, err=err) == 1  # systemd's Restart=on-failure restarts it
+        code = run_command(config, err=err, machine=machine(Tick()))
+        assert code == 1  # systemd's Restart=on-failure restarts it
 
     first, *rest = err.getvalue().splitlines()
     assert first.startswith("companion run: stopped by an unexpected error (ZeroDivisionError)")
@@ -63,15 +59,14 @@ def test_a_bug_is_logged_with_its_traceback_and_the_restart_offers_the_game(devi
     assert "in broken_step" in err.getvalue()  # where it happened
     assert game.read_bytes() == saved  # the game is as it was saved
 
-    offered = []
-    monkeypatch.setattr(App, "run", lambda app: offered.append(app.flow))
-    assert run_command(config, err=io.StringIO()) == 0  # the restart
-    assert offered[0].phase is Phase.RESUME and offered[0].mode.saved == RECORD
+    offered: list = []
+    assert run_command(config, err=io.StringIO(), machine=machine(seen=offered)) == 0  # restart
+    resume = ResumeView(RECORD.players, len(RECORD.rounds), backup=False)
+    first, _ = offered[0]
+    assert first.phase is Phase.RESUME and first.body == resume
 
 
-def test_a_clean_stop_is_not_a_crash(device_in, monkeypatch):
+def test_a_clean_stop_is_not_a_crash(device_in):
     config, _ = device_in
-    running = App.run
-    monkeypatch.setattr(App, "run", lambda app: (app.put(loop.STOP), running(app)))
     err = io.StringIO()
-    assert run_command(config, err=err) == 0 and err.getvalue() == ""
+    assert run_command(config, err=err, machine=machine()) == 0 and err.getvalue() == ""

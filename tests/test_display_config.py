@@ -4,14 +4,12 @@ kind of buzzer; and ``companion run`` opening what they name."""
 from __future__ import annotations
 
 import io
-import signal
 
 import pytest
-from gpiozero import Device
+from devices import mock_machine, open_table
 from gpiozero.pins.mock import MockFactory
 
 from companion.app import config
-from companion.app.loop import App
 from companion.cli.run import run_command
 
 
@@ -103,12 +101,9 @@ def test_moved_lines_and_a_passive_buzzer(tmp_path):
 def test_run_opens_the_ssd1322_on_its_lines_with_the_contrast(tmp_path, monkeypatch):
     """``companion run`` hands the config's SPI lines and bus to the display, and sets
     its contrast; the 128×64 screens show centred on the 256×64 panel."""
-    from companion.hw import display
     from companion.sim.panel import fake_device
 
     factory = MockFactory()
-    monkeypatch.setattr(Device, "pin_factory", factory)
-    monkeypatch.setattr(signal, "signal", lambda *a: None)
     opened = []
 
     def fake_open(controller, interface, **options):
@@ -119,15 +114,14 @@ def test_run_opens_the_ssd1322_on_its_lines_with_the_contrast(tmp_path, monkeypa
         opened.append(panel)
         return device
 
-    monkeypatch.setattr(display, "open_device", fake_open)
-    monkeypatch.setattr(App, "run", lambda app: app.refresh())
+    stop = mock_machine(factory, fake_open)
     path = tmp_path / "companion.toml"
     path.write_text(
         '[display]\ncontroller = "ssd1322"\ninterface = "spi"\ndc = 14\nreset = 7\n'
         'contrast = 4\n[paths]\nstate_dir = "."\n'
     )
     err = io.StringIO()
-    assert run_command(str(path), err=err) == 0, err.getvalue()
+    assert run_command(str(path), err=err, machine=stop) == 0, err.getvalue()
     (controller, interface, options), panel = opened
     assert (controller, interface) == ("ssd1322", "spi")
     assert (options["port"], options["dc"], options["reset"]) == (0, 14, 7)
@@ -143,20 +137,16 @@ def test_the_device_gets_the_buzzer_kind_the_config_names(tmp_path, monkeypatch)
     from gpiozero import PWMOutputDevice
     from gpiozero.pins.mock import MockPWMPin
 
-    from companion.app.device import open_table
-    from companion.hw import display
+    from companion.app.effective import effective
     from companion.sim.panel import fake_device
 
     factory = MockFactory(pin_class=MockPWMPin)
-    monkeypatch.setattr(Device, "pin_factory", factory)
-    monkeypatch.setattr(display, "open_device", lambda *a, **k: fake_device("ssd1309")[0])
-    from companion.app.effective import effective
-
     path = tmp_path / "companion.toml"
     path.write_text('[sound]\nbuzzer = "passive"\n[paths]\nstate_dir = "."\n')
     found = effective(path, report=lambda message: None)
     with ExitStack() as stack:
-        table = open_table(stack, found, report=lambda message: None)
+        display = lambda *a, **k: fake_device("ssd1309")[0]  # noqa: E731
+        table = open_table(stack, found, print, open_display=display, factory=factory)
         assert table.beeper.kind == "passive" and table.beeper.has_volume
         assert isinstance(table.beeper._device, PWMOutputDevice)
     factory.reset()

@@ -115,7 +115,7 @@ def test_the_loop_finds_the_display_and_draws_the_current_screen():
     connector, panel = missing()
     said: list[str] = []
     flow, _ = start(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)), 3, BOARDS[0], 30, 0.0)
-    app = App(flow, Oled(connector, on_error=said.append), catalog("en"), clock=lambda: clock[0])
+    app = App(flow, Oled(connector, on_error=said.append), clock=lambda: clock[0])
     app.refresh()
     app.handle(PadDown(0, 1))  # the game goes on: P1 chooses
     assert app.next_wake() == pytest.approx(RETRY) and len(said) == 1
@@ -313,7 +313,7 @@ def test_ok_held_opens_the_menu_and_then_is_told_stuck_once():
     clock = [0.0]
     said: list[str] = []
     flow, _ = start(new_flow(BOARDS, TIMING), 3, BOARDS[0], 30, 0.0)
-    app = App(flow, Blank(), catalog("en"), sinks=[stuck_keys(said.append)], clock=lambda: clock[0])
+    app = App(flow, Blank(), sinks=[stuck_keys(said.append)], clock=lambda: clock[0])
     app.handle(Tick())  # the supply phase over
     clock[0] = 5.0
     app.handle(Tick())

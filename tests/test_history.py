@@ -161,11 +161,9 @@ def test_an_unfinished_game_set_aside_for_a_new_one_is_stored_abandoned(tmp_path
 
     state = StateDir(tmp_path)
     said: list[str] = []
-    sinks = [
-        HistoryRecorder(history(tmp_path, said), state, said.append),
-        Saver(state, None, said.append),
-    ]
-    for effect in (GameChanged(record(30, [])), GameChanged(record(30)), KeepAside()):
+    sinks = [Saver(state, None, said.append), HistoryRecorder(history(tmp_path, said), said.append)]
+    aside = KeepAside(record(30), (None,) * 3)  # as the table sets it aside: any sink first
+    for effect in (GameChanged(record(30, [])), GameChanged(record(30)), aside):
         for sink in sinks:
             sink(effect)
     (game,) = history(tmp_path).games()
@@ -202,11 +200,8 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
     db.close()
     state = StateDir(tmp_path)
     said: list[str] = []
-    sinks = [
-        HistoryRecorder(history(tmp_path), state, said.append),
-        Saver(state, None, said.append),
-    ]
-    for effect in (GameChanged(record(rounds=[])), GameFinished(record())):
+    sinks = [HistoryRecorder(history(tmp_path), said.append), Saver(state, None, said.append)]
+    for effect in (GameChanged(record(rounds=[])), GameFinished(record(), (None,) * 3)):
         for sink in sinks:
             sink(effect)
     assert said == [
@@ -220,21 +215,22 @@ def test_a_game_finished_undone_resumed_after_a_restart_and_finished_again_is_on
     from companion.app.sinks import HistoryRecorder
     from companion.table import GameChanged, GameFinished, KeepAside
 
-    state = StateDir(tmp_path)
     said: list[str] = []
-    table = HistoryRecorder(history(tmp_path), state, said.append)
+    table = HistoryRecorder(history(tmp_path), said.append)
+    unnamed = (None,) * 3
     for effect in (
         GameChanged(record(rounds=[])),
         GameChanged(record(rounds=ROUNDS[:1])),
-        GameFinished(record()),
+        GameFinished(record(), unnamed),
         GameChanged(record(rounds=ROUNDS[:1])),  # the last round undone, then the power cut
     ):
         table(effect)
     table.history.close()
-    restarted = HistoryRecorder(history(tmp_path), state, said.append)
-    restarted(GameFinished(record(target=6, rounds=ROUNDS)))  # resumed and finished again
-    for effect in (KeepAside(), GameChanged(record(rounds=[]))):  # a new game, as the
-        restarted(effect)  # table starts one after a game over: not the same row
-    restarted(GameFinished(record(rounds=ROUNDS, target=6)))
+    restarted = HistoryRecorder(history(tmp_path), said.append)
+    finished = record(target=6, rounds=ROUNDS)
+    restarted(GameFinished(finished, unnamed))  # resumed and finished again
+    for effect in (KeepAside(finished, unnamed), GameChanged(record(rounds=[]))):  # a new
+        restarted(effect)  # game, as the table starts one after a game over: not the same row
+    restarted(GameFinished(record(rounds=ROUNDS, target=6), unnamed))
     games = list(restarted.history.games())
     assert len(games) == 2 and len({g.game_id for g in games}) == 2 and said == []

@@ -6,14 +6,12 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 import pytest
-from gpiozero import Device
+from devices import open_table
 from gpiozero.pins.mock import MockFactory
 from hubfake import FakeHub, PtyWire, Seen
 
 from companion.app import config
-from companion.app.device import open_table
 from companion.app.effective import effective
-from companion.hw import display
 from companion.hw.hub import HubPads
 from companion.hw.matrix import PadMatrix
 from companion.sim.panel import fake_device
@@ -48,11 +46,11 @@ def test_a_wrong_pads_value_is_one_line_naming_the_key(tmp_path, text, why):
 
 
 @pytest.fixture
-def device(monkeypatch):
+def device():
+    """Mock pins and a fake SSD1309 in place of the Pi's: what ``open`` takes."""
     factory = MockFactory()
-    monkeypatch.setattr(Device, "pin_factory", factory)
-    monkeypatch.setattr(display, "open_device", lambda *a, **k: fake_device("ssd1309")[0])
-    yield
+    parts = dict(factory=factory, open_display=lambda *a, **k: fake_device("ssd1309")[0])
+    yield parts
     factory.reset()
 
 
@@ -65,9 +63,10 @@ def test_the_device_reads_the_pads_through_the_hub_the_config_names(tmp_path, de
     )
     try:
         with ExitStack() as stack:
-            table = open_table(stack, found, report=seen.report)
-            assert isinstance(table.pads, HubPads) and table.pads.url == wire.url
-            assert table.pads.wait_ready(10)
+            table = open_table(stack, found, seen.report, **device)
+            pads = table.inputs[0]
+            assert isinstance(pads, HubPads) and pads.url == wire.url
+            assert pads.wait_ready(10)
             hub.send("down 2 7")
             event = table.app.events.get(timeout=10)
             assert event == PadDown(1, 7)
@@ -78,5 +77,5 @@ def test_the_device_reads_the_pads_through_the_hub_the_config_names(tmp_path, de
 def test_the_device_keeps_the_matrix_by_default(tmp_path, device):
     found = effective(write(tmp_path, ""), report=lambda message: None)
     with ExitStack() as stack:
-        table = open_table(stack, found, report=lambda message: None)
-        assert isinstance(table.pads, PadMatrix)
+        table = open_table(stack, found, lambda message: None, **device)
+        assert isinstance(table.inputs[0], PadMatrix)

@@ -71,9 +71,9 @@ def test_the_hub_unplugged_mid_game_releases_the_key_and_the_game_goes_on():
         sim.settle(1)  # its PadDown
         sim.wiring.unplug()
         sim.settle(1)  # its PadUp: released by the host, the hub being gone
-        assert sim.table.pads.wait_ready(0) is False
+        assert sim.pads.wait_ready(0) is False
         sim.wiring.plug()  # under the same name: the host opens it again
-        assert sim.table.pads.wait_ready(10)
+        assert sim.pads.wait_ready(10)
         sim.run(lines[cut + 1 :])
         game = sim.flow.game
         state = state_to_dict(game.state, game.record.ended)

@@ -26,9 +26,10 @@ ALLOWED = {
     "hw": {"rules", "table"},  # adapters: they put table events on the queue
     "sim": {"rules", "table", "hw"},  # simulated parts, under the real adapters
     "storage": {"rules", "game"},
-    "app": {"rules", "game", "table", "ui", "hw", "sim", "storage"},
-    # the page for phones, beside app: it reads views, settings and the history
+    # the page for phones, under app (which opens it as a watcher of the table): it reads
+    # views, settings and the history
     "web": {"rules", "game", "table", "ui", "storage"},
+    "app": {"rules", "game", "table", "ui", "hw", "sim", "storage", "web"},
     "cli": {"rules", "game", "table", "ui", "hw", "sim", "storage", "app", "web"},
     "": {"cli"},  # companion/__init__.py and __main__.py
 }

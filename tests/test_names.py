@@ -28,9 +28,9 @@ from companion.game.names import (
 from companion.table import FAST, Phase, new_flow
 from companion.table.effects import NamesChanged, Sound
 from companion.table.events import HistoryKnown, HostKey, NameSet
-from companion.table.names import DEL, END, WHEEL, seat_names
+from companion.table.names import DEL, END, WHEEL
 from companion.table.settings import items
-from companion.table.state import MENU_ITEMS
+from companion.table.state import MENU_ITEMS, seat_names
 from companion.ui.catalog import catalog, languages
 from companion.ui.screens import render, screen
 

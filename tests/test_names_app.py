@@ -82,15 +82,9 @@ def test_a_failed_names_save_is_said_once_then_saved_again(tmp_path):
 
 def test_a_finished_game_keeps_its_seats_names_and_the_summary_follows(tmp_path):
     told = []
-    recorder = HistoryRecorder(
-        History(tmp_path, clock=lambda: NOON),
-        StateDir(tmp_path),
-        Said(),
-        names=lambda record: ("ANNA", "BRAM", None),
-        told=told.append,
-    )
+    recorder = HistoryRecorder(History(tmp_path, clock=lambda: NOON), Said(), told=told.append)
     recorder(GameChanged(record(rounds=[])))
-    recorder(GameFinished(record()))  # target 6: P2 (BRAM) wins
+    recorder(GameFinished(record(), ("ANNA", "BRAM", None)))  # target 6: P2 (BRAM) wins
     (game,) = recorder.history.games()
     assert game.names == ("ANNA", "BRAM", None)
     assert told == [HistoryKnown(recorder.history.summary())]
@@ -104,18 +98,10 @@ def test_a_finished_game_keeps_its_seats_names_and_the_summary_follows(tmp_path)
 
 def test_a_game_of_unnamed_seats_has_no_names_and_an_abandoned_one_no_winner(tmp_path):
     told = []
-    state = StateDir(tmp_path)
-    recorder = HistoryRecorder(
-        History(tmp_path, clock=lambda: NOON),
-        state,
-        Said(),
-        names=lambda record: (None,) * 3,
-        told=told.append,
-    )
-    recorder(GameFinished(record()))
-    state.save(record(target=30, rounds=ROUNDS[:1]))
+    recorder = HistoryRecorder(History(tmp_path, clock=lambda: NOON), Said(), told=told.append)
+    recorder(GameFinished(record(), (None,) * 3))
     recorder(GameChanged(record(target=30, rounds=ROUNDS[:1])))
-    recorder(KeepAside())
+    recorder(KeepAside(record(target=30, rounds=ROUNDS[:1]), (None,) * 3))
     _newest, finished = recorder.history.games()
     assert finished.names is None
     assert told[-1].summary.games[0] == PastGame(23, 11, None, None, None)

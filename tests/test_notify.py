@@ -15,8 +15,7 @@ from conftest import BOARDS
 from companion.app.loop import STOP, App
 from companion.app.notify import SILENT, Notifier
 from companion.table import TABLE, new_flow
-from companion.table.events import Tick
-from companion.ui.catalog import catalog
+from companion.table.events import ChangeSettings, Tick
 
 GUARD = 10.0  # seconds a receive may take before the test fails (never a sleep)
 
@@ -65,17 +64,17 @@ def nothing_waiting(sock: socket.socket) -> bool:
     return False
 
 
-def idle_app(clock: list[float], panel=None) -> App:
-    return App(new_flow(BOARDS, TABLE), panel or Panel(), catalog("en"), clock=lambda: clock[0])
+def idle_app(clock: list[float], notify: Notifier, panel=None) -> App:
+    flow = new_flow(BOARDS, TABLE)
+    return App(flow, panel or Panel(), notify=notify, clock=lambda: clock[0])
 
 
 def test_ready_then_pings_while_healthy_and_none_once_a_handler_hangs(manager):
     sock, path = manager
     clock, panel = [0.0], Panel()
-    app = idle_app(clock, panel)
     notify = Notifier.from_environ({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "30000000"})
     assert notify.interval == 15.0  # half of WatchdogSec=30
-    app.notify = notify
+    app = idle_app(clock, notify, panel)
     loop = threading.Thread(target=app.run, daemon=True)
     loop.start()
     assert received(sock) == "READY=1"
@@ -86,8 +85,7 @@ def test_ready_then_pings_while_healthy_and_none_once_a_handler_hangs(manager):
     assert app.next_wake() == pytest.approx(15.0)  # it wakes by itself to feed it again
 
     panel.hang = True
-    app.set_words(catalog("en"))  # the next event draws the frame again: show hangs
-    app.put(Tick())
+    app.put(ChangeSettings((("language", "fr"),)))  # the frame is drawn again: show hangs
     assert panel.entered.wait(GUARD)
     clock[0] = 1000.0  # long past the watchdog period, and events keep coming
     app.put(Tick())
@@ -105,10 +103,9 @@ def test_ready_then_pings_while_healthy_and_none_once_a_handler_hangs(manager):
 
 def test_without_a_watchdog_an_idle_table_never_wakes(manager):
     sock, path = manager
-    app = idle_app([0.0])
     notify = Notifier.from_environ({"NOTIFY_SOCKET": path})
     assert notify.interval is None
-    app.notify = notify
+    app = idle_app([0.0], notify)
     loop = threading.Thread(target=app.run, daemon=True)
     loop.start()
     assert received(sock) == "READY=1"

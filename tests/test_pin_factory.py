@@ -9,11 +9,11 @@ from contextlib import ExitStack
 from importlib.metadata import entry_points
 
 import pytest
+from devices import open_table
 from gpiozero import Device, DigitalOutputDevice, GPIOPinInUse, PWMOutputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.app import config
-from companion.app.device import open_table
 from companion.app.effective import effective
 from companion.cli.run import run_command
 from companion.hw import pinfactory

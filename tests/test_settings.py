@@ -13,6 +13,7 @@ import pytest
 from conftest import PowerCut, cut_at
 
 from companion.game.boards import profile
+from companion.game.record import GameRecord
 from companion.game.settings import (
     OWN,
     DeviceSettings,
@@ -352,12 +353,43 @@ def test_a_damaged_saved_file_is_set_aside_and_the_config_applies(layers):
 # --- the sink --------------------------------------------------------------------------
 
 
-def saver(folder, current=None, saved=None, ops=None, **appliers):
-    from companion.app.sinks import SettingsSaver
+class Heard:
+    """A buzzer that notes each (on, volume) it is set to."""
+
+    def __init__(self, applied: list):
+        self.applied, self.on = applied, True
+
+    def beep(self, name: str) -> None:
+        pass
+
+    def set_on(self, on: bool) -> None:
+        self.on = on
+
+    def set_volume(self, level: int) -> None:
+        self.applied.append((self.on, level))
+
+
+def saver(folder, current=None, saved=None, ops=None, on_contrast=None, on_sound=None):
+    """The settings' sinks as the table has them: the saver, and the panel's and the
+    buzzer's (applying ``on_contrast`` and ``on_sound``); one sink that runs them all."""
+    from companion.app.sinks import SettingsSaver, contrast, sound
 
     said = Said()
     file = SettingsFile(folder, ops=ops)
-    return SettingsSaver(file, current or DeviceSettings(), saved or {}, said, **appliers), said
+    current = current or DeviceSettings()
+    saving = SettingsSaver(file, current, saved or {}, said)
+    sinks = [saving]
+    if on_contrast is not None:
+        sinks.append(contrast(on_contrast, current))
+    if on_sound is not None:
+        sinks.append(sound(Heard(on_sound), current))
+
+    def sink(effect):
+        for each in sinks:
+            each(effect)
+
+    sink.file = file
+    return sink, said
 
 
 def test_the_sink_saves_what_changed_and_applies_it(tmp_path):
@@ -365,8 +397,7 @@ def test_the_sink_saves_what_changed_and_applies_it(tmp_path):
 
     applied = []
     sink, said = saver(
-        tmp_path, saved={"target": 45}, on_contrast=applied.append,
-        on_sound=lambda on, volume: applied.append((on, volume)),
+        tmp_path, saved={"target": 45}, on_contrast=applied.append, on_sound=applied,
     )  # fmt: skip
     sink(SettingsChanged(dataclasses.replace(DeviceSettings(), contrast=3)))
     assert applied == [3] and said == []
@@ -384,7 +415,7 @@ def test_the_sink_ignores_other_effects_and_no_change(tmp_path):
     from companion.table.effects import SettingsChanged
 
     sink, _ = saver(tmp_path, current=MINE)
-    sink(KeepAside())
+    sink(KeepAside(GameRecord(3, profile("standard"), 30), (None,) * 3))
     sink(SettingsChanged(MINE))
     assert list(tmp_path.iterdir()) == []
 

@@ -22,7 +22,7 @@ from datetime import datetime
 import pytest
 from conftest import BOARDS, Driver, PowerCut, cut_at, model_game, model_script, simulate
 
-from companion.app.assemble import power_on
+from companion.app.memory import power_on
 from companion.game.boards import profile
 from companion.game.record import GameRecord, state_to_dict
 from companion.storage import FileOps, Loaded, Source, StateDir, StorageError

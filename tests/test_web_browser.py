@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -108,17 +109,30 @@ def browser_page(tmp_path):
             context.close()
 
 
+class Page:
+    """The page for phones as a watcher of the table (the composition's seam), on any free
+    loopback port; ``server`` once the table is built."""
+
+    def __init__(self, state, clock=time.monotonic):
+        self.state, self.clock = state, clock
+        self.server = None
+
+    def __call__(self, stack, put, prefs, report):
+        self.server, watcher = serve_table(put, "127.0.0.1", 0, self.state, prefs, clock=self.clock)
+        stack.callback(self.server.close)
+        return watcher
+
+
 @pytest.fixture
 def table(tmp_path):
     state = tmp_path / "state"
     state.mkdir()
     clock = Clock()
-    sim = Simulator(players=3, store=StateDir(state), clock=clock)
-    web = serve_table(sim.app, "127.0.0.1", 0, state, clock=clock)
+    page = Page(state, clock)
+    sim = Simulator(players=3, store=StateDir(state), clock=clock, watchers=(page,))
     try:
-        yield sim, web, state, clock
+        yield sim, page.server, state, clock
     finally:
-        web.close()
         sim.close()
 
 
@@ -219,12 +233,13 @@ def bots_table(tmp_path):
     state.mkdir()
     names = {"names": ["ANNA", None, None, None, None, None]}
     (state / "names.json").write_text(json.dumps(names), "utf-8")
-    sim = Simulator(players=1, bots=("normal", "strong"), speed=3.0, store=StateDir(state))
-    web = serve_table(sim.app, "127.0.0.1", 0, state)
+    page = Page(state)
+    sim = Simulator(
+        players=1, bots=("normal", "strong"), speed=3.0, store=StateDir(state), watchers=(page,)
+    )
     try:
-        yield sim, web
+        yield sim, page.server
     finally:
-        web.close()
         sim.close()
 
 

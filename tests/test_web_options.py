@@ -8,13 +8,13 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_config import mock_hardware  # noqa: F401 (a fixture: MockFactory pins, a fake panel)
+from devices import Driven, MockHardware
 
 from companion.app import config
-from companion.app.loop import App
 from companion.cli import main
 from companion.cli.run import run_command
 
@@ -114,8 +114,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.usefixtures("mock_hardware")
-def test_companion_run_serves_the_page_when_enabled(tmp_path, monkeypatch):
+def test_companion_run_serves_the_page_when_enabled(tmp_path):
     port = free_port()
     path = tmp_path / "c.toml"
     path.write_text(
@@ -123,30 +122,30 @@ def test_companion_run_serves_the_page_when_enabled(tmp_path, monkeypatch):
     )
     seen = []
 
-    def run(app):  # in place of the event loop: the page answers while the table runs
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/view", timeout=5) as r:
-            seen.append(json.loads(r.read())["phase"])
+    class Asking(Driven):  # an input of the test's: it asks the page, then stops the table
+        def start(self, put) -> None:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/view", timeout=5) as r:
+                seen.append(json.loads(r.read())["phase"])
+            super().start(put)
 
-    monkeypatch.setattr(App, "run", run)
+    machine = replace(MockHardware().machine(), inputs=(Asking(),))
     err = io.StringIO()
-    assert run_command(str(path), err=err) == 0
+    assert run_command(str(path), err=err, machine=machine) == 0
     assert seen == ["join"]
     assert f"companion: the page for phones is at http://127.0.0.1:{port}/\n" in err.getvalue()
     with pytest.raises(OSError):  # closed with the table
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
 
 
-@pytest.mark.usefixtures("mock_hardware")
-def test_a_taken_port_is_said_and_the_table_plays_on(tmp_path, monkeypatch):
+def test_a_taken_port_is_said_and_the_table_plays_on(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         path = tmp_path / "c.toml"
         path.write_text(f'[web]\nenabled = true\naddress = "127.0.0.1"\nport = {port}\n')
-        ran = []
-        monkeypatch.setattr(App, "run", lambda app: ran.append(True))
+        seen: list = []
         err = io.StringIO()
-        assert run_command(str(path), err=err) == 0
-    assert ran == [True]
+        assert run_command(str(path), err=err, machine=MockHardware().machine(seen=seen)) == 0
+    assert seen  # the table played on
     assert f"companion: [web] 127.0.0.1:{port}: Address already in use; no page" in err.getvalue()

@@ -26,7 +26,9 @@ from pathlib import Path
 
 from ..errors import CompanionError
 from ..game.boards import board_named, profile_names
+from ..hw.panels import CONTROLLERS, SPI_ONLY
 from ..ui.catalog import languages
+from .inputs import PADS
 
 DEFAULT_PATHS = (
     Path("/etc/santo-domingo/companion.toml"),
@@ -36,11 +38,9 @@ PACKAGED = "packaged defaults"  # how layers name the lowest: the schema's and t
 GAME_FILE = "game.json"  # the game in progress, inside [paths] state_dir
 SHOWN = 80  # a value echoed in a message is cut to this many characters
 
-CONTROLLERS = ("ssd1306", "ssd1309", "sh1106", "ssd1322")  # what companion.hw.display opens
 INTERFACES = ("i2c", "spi")
-SPI_ONLY = ("ssd1322",)  # controllers without an I²C interface
 BUZZERS = ("active", "passive")  # a buzzer that beeps at its own pitch, or one driven by PWM
-PAD_SOURCES = ("matrix", "hub")  # the pads on the Pi's own pins, or through the Pico hub
+PAD_SOURCES = tuple(PADS)  # the pads on the Pi's own pins, or through the Pico hub
 # The GPIO backends companion.hw.pinfactory makes: "auto", or gpiozero's factory names.
 PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "native", "mock")
 # The GPIOs a display's bus holds (BCM numbers): no pad, button or buzzer may use them.
@@ -355,10 +355,10 @@ def shipped_pins() -> Pins:
     return pins_from(pin_map(), str(_shipped_pin_file()))
 
 
-def find_file(path: Path | None = None) -> Path | None:
-    """The config file to read: ``path`` if given, else the first of ``DEFAULT_PATHS``
-    that exists, else None (the packaged defaults alone)."""
-    if path is not None:
+def find_file(path: Path | None = None, search: bool = True) -> Path | None:
+    """The config file to read: ``path`` if given, else (when ``search``) the first of
+    ``DEFAULT_PATHS`` that exists, else None (the packaged defaults alone)."""
+    if path is not None or not search:
         return path
     return next((p.expanduser() for p in DEFAULT_PATHS if p.expanduser().exists()), None)
 
@@ -384,9 +384,9 @@ class Layered:
     origins: dict[tuple[str, ...], str]
 
 
-def load_layered(path: Path | None = None) -> Layered:
-    """``load(path)``, saying where each value came from."""
-    file = find_file(path)
+def load_layered(path: Path | None = None, search: bool = True) -> Layered:
+    """``load(path)``, saying where each value came from (``search``: as ``find_file``)."""
+    file = find_file(path, search)
     values: dict[tuple[str, ...], object] = {}
     origins: dict[tuple[str, ...], _Layer] = {}
     config = _config(file, values, origins)

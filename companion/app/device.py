@@ -1,21 +1,31 @@
-"""The device's own parts: the Pi's pins (the pin factory of ``[gpio] pin_factory``) and
-the display on its bus, as the config names them."""
+"""The device's own parts, as the resolved settings name them: the Pi's pins (the pin
+factory of ``[gpio] pin_factory``), the display on its bus, the page for phones; and
+the ``Spec`` of ``companion run``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import ExitStack
+from pathlib import Path
+
+from gpiozero.pins import Factory
 
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings
 from ..hw import display
-from ..hw.pinfactory import Factory, PinFactoryError, borrowed, pin_factory, simulated
+from ..hw.pinfactory import PinFactoryError, borrowed, pin_factory, simulated
 from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
-from ..ui.catalog import catalog, languages
-from .assemble import Assembled, Parts, apply_settings, assemble, power_on
+from ..table.events import Put
+from ..ui.catalog import languages
+from .compose import DisplaySource, PinSource, Spec, WatcherSource
 from .config import PACKAGED, ConfigError
 from .effective import Effective
+from .inputs import table_inputs
+from .loop import Watcher
+from .memory import power_on
+from .notify import Notifier
 from .sinks import Report
 
 SPLASH = 2.0
@@ -29,50 +39,120 @@ def setup_flow(prefs: DeviceSettings) -> Flow:
     return new_flow(boards, TABLE, prefs=prefs, languages=tuple(languages()))
 
 
-def open_pins(stack: ExitStack, found: Effective, report: Report) -> Factory:
-    """The device's one pin factory, as ``[gpio] pin_factory`` says, closed by ``stack``
-    after every part on it. One it cannot make is a one-line ``ConfigError``."""
-    try:
-        factory = pin_factory(found.config.pin_factory)
-    except PinFactoryError as e:
-        where = found.origin(("gpio", "pin_factory"))
-        raise ConfigError(str(e) if where == PACKAGED else f"{where}: {e}") from None
-    if borrowed(factory):  # gpiozero's default, set in code (by a test): not ours to close
+def device_pins(found: Effective) -> PinSource:
+    """The device's one pin factory, as ``[gpio] pin_factory`` says, closed after every
+    part on it. One it cannot make is a one-line ``ConfigError``."""
+
+    def open_pins(stack: ExitStack, report: Report) -> Factory:
+        try:
+            factory = pin_factory(found.config.pin_factory)
+        except PinFactoryError as e:
+            where = found.origin(("gpio", "pin_factory"))
+            raise ConfigError(str(e) if where == PACKAGED else f"{where}: {e}") from None
+        if borrowed(factory):  # gpiozero's default, set in code: not ours to close
+            return factory
+        stack.callback(factory.close)
+        if simulated(factory):
+            report("the pins are gpiozero's mock pins: no button or pad on them can be pressed")
         return factory
-    stack.callback(factory.close)
-    if simulated(factory):
-        report("the pins are gpiozero's mock pins: no button or pad on them can be pressed")
-    return factory
+
+    return open_pins
 
 
-def open_table(
-    stack: ExitStack,
+def given_pins(factory: Factory) -> PinSource:
+    """A pin factory made elsewhere (the simulator's, a test's), closed by its maker."""
+    return lambda stack, report: factory
+
+
+OpenDevice = Callable[..., object]  # display.open_device's signature: a luma device
+
+
+def device_display(found: Effective, open_device: OpenDevice | None = None) -> DisplaySource:
+    """The display ``[display]`` names, opened with ``open_device`` (default
+    ``display.open_device``), its D/C and reset lines on the device's pin factory. A
+    display that does not answer is looked for again while the game goes on."""
+    d = found.config.display
+
+    def open_display(stack: ExitStack, factory: Factory, report: Report) -> object:
+        where = dict(port=d.port, address=d.address, rotate=d.rotate, dc=d.dc, reset=d.reset)
+        where |= dict(pin_factory=factory)  # an SPI display's D/C and reset lines
+        try:
+            return (open_device or display.open_device)(d.controller, d.interface, **where)
+        except display.DisplayMissing:
+            # The loop looks for it while the panel is dirty, and the first failed look
+            # is logged, naming the bus and address.
+            connector = display.Connector(d.controller, d.interface, **where)
+            stack.callback(connector.close)
+            return connector
+
+    return open_display
+
+
+def given_display(luma: object) -> DisplaySource:
+    """A luma device made elsewhere (the simulator's panel)."""
+    return lambda stack, factory, report: luma
+
+
+def page(
+    address: str,
+    port: int,
+    state_dir: Path | None,
+    *,
+    say: Report,
+    clock: Callable[[], float],
+    strict: bool = False,
+) -> WatcherSource:
+    """The page for phones on ``address``:``port``, its address said with ``say``. A port
+    that cannot be had is said and the table plays on without it; ``strict``: it is an
+    ``OSError`` (the simulator's ``--web`` refuses)."""
+
+    def open_page(
+        stack: ExitStack, put: Put, prefs: DeviceSettings, report: Report
+    ) -> Watcher | None:
+        from ..web.serve import serve_table  # off by default: nothing to load then
+
+        try:
+            server, watcher = serve_table(put, address, port, state_dir, prefs, clock=clock)
+        except OSError as e:
+            if strict:
+                raise
+            report(f"[web] {address}:{port}: {e.strerror or e}; no page for phones")
+            return None
+        stack.callback(server.close)
+        say(f"the page for phones is at {server.url}")
+        return watcher
+
+    return open_page
+
+
+def device_spec(
     found: Effective,
     report: Report,
     *,
-    open_display: Callable[..., object] | None = None,
-) -> Assembled:
-    """Every part of the device, opened on ``stack``, and the app wired to them. The
-    display is ``open_display``'s (default ``display.open_device``), given the same
-    arguments, its D/C and reset lines on the device's pin factory."""
+    notify: Notifier,
+    open_device: OpenDevice | None = None,
+    clock: Callable[[], float],
+) -> Spec:
+    """``companion run``: every part as the settings name it, the game in the state
+    folder (an unfinished one offered to resume), the page when ``[web]`` enables it."""
     cfg, prefs = found.config, found.settings
-    factory = open_pins(stack, found, report)
-    d = cfg.display
-    where = dict(port=d.port, address=d.address, rotate=d.rotate, dc=d.dc, reset=d.reset)
-    where |= dict(pin_factory=factory)  # an SPI display's D/C and reset lines
-    luma: object
-    try:
-        luma = (open_display or display.open_device)(d.controller, d.interface, **where)
-    except display.DisplayMissing:
-        # The game goes on without it: the loop looks for it while the panel is dirty,
-        # and the first failed look is logged, naming the bus and address.
-        luma = display.Connector(d.controller, d.interface, **where)
-        stack.callback(luma.close)
     store = StateDir(cfg.state_dir, cfg.game_file)
-    flow = power_on(setup_flow(prefs), store, report)
-    parts = Parts(cfg.pins, luma, factory, hub=cfg.pads.hub_port)
-    table = assemble(
-        stack, parts, flow, catalog(prefs.language), store=store, report=report, splash=SPLASH
+    web = cfg.web
+    watchers = (
+        (page(web.address, web.port, cfg.state_dir, say=report, clock=clock),)
+        if web.enabled
+        else ()
     )
-    apply_settings(table, prefs, found.settings_file, found.saved, report)
-    return table
+    return Spec(
+        settings=found,
+        pins=device_pins(found),
+        display=device_display(found, open_device),
+        inputs=table_inputs(cfg, cfg.pads.source),
+        flow=power_on(setup_flow(prefs), store, report),
+        report=report,
+        store=store,
+        watchers=watchers,
+        notify=notify,
+        clock=clock,
+        splash=SPLASH,
+    )

@@ -49,7 +49,7 @@ class Effective:
     config: Config
     settings: DeviceSettings
     saved: Mapping[str, object]  # what settings.json holds, in its JSON form
-    settings_file: SettingsFile
+    settings_file: SettingsFile | None  # None: no state folder, no settings saved
     values: dict[tuple[str, ...], object]  # every key, its effective value
     origins: dict[tuple[str, ...], str]  # every key, where its value came from
 
@@ -68,13 +68,18 @@ def effective(
     *,
     report: Report,
     set_aside: bool = True,
+    config_file: bool = True,
+    device: bool = True,
 ) -> Effective:
-    """Every layer, checked. ``overrides``: settings given on the command line, by their
-    DeviceSettings name (None: not given); ``"board"`` may be a side's name or a board
-    file's path. A mistake in the config or an option is a one-line CompanionError; a
-    damaged settings.json is said through ``report`` and moved aside (unless
-    ``set_aside`` is false: ``config show`` only looks)."""
-    layered = load_layered(config_path)
+    """Every layer, checked: the one resolver of every command. ``overrides``: settings
+    given on the command line, by their DeviceSettings name (None: not given);
+    ``"board"`` may be a side's name or a board file's path. A mistake in the config or
+    an option is a one-line CompanionError; a damaged settings.json is said through
+    ``report`` and moved aside (unless ``set_aside`` is false: a command that only
+    looks). ``config_file`` false: no config file is looked for (the packaged defaults
+    alone, unless ``config_path`` names one); ``device`` false: no state folder, so no
+    settings saved on the device (the simulator without ``--state-dir``)."""
+    layered = load_layered(config_path, search=config_file)
     config, origins = layered.config, dict(layered.origins)
     values = dict(layered.values)
     _paths(origins)
@@ -88,10 +93,11 @@ def effective(
     where = {k: origins[CONFIG_KEYS[k]] for k in KEYS if k != "own_rates"}
     # own_rates come with the board: from its file, or from no layer below the device.
     where["own_rates"] = where["board"] if below.own_rates else PACKAGED
-    file = SettingsFile(config.state_dir)
-    saved = file.load(report, languages(), set_aside=set_aside) or {}
+    file = SettingsFile(config.state_dir) if device else None
+    saved = (file.load(report, languages(), set_aside=set_aside) if file else None) or {}
     settings = DeviceSettings.from_dict(saved, base=below)
-    where |= dict.fromkeys(saved, f"saved on the device ({file.path})")
+    if file is not None:
+        where |= dict.fromkeys(saved, f"saved on the device ({file.path})")
     given = _options(overrides or {})
     settings = _over(settings, given)
     where |= dict.fromkeys(given, COMMAND_LINE)
@@ -126,7 +132,7 @@ def _paths(origins: dict[tuple[str, ...], str]) -> None:
 def _options(overrides: Mapping[str, object]) -> dict[str, object]:
     """Command-line settings in DeviceSettings' types: a board's name or file resolved."""
     given = {k: v for k, v in overrides.items() if v is not None}
-    if "board" in given and isinstance(given["board"], str):
+    if isinstance(given.get("board"), str) and "own_rates" not in given:
         board = named_board(given.pop("board"), "--board")
         given |= board_values(board)
     return given

@@ -17,9 +17,10 @@ from typing import Protocol
 
 from PIL import Image
 
+from ..game.settings import DeviceSettings
 from ..table import Effect, Flow, View, due, next_change, public_view, settle, step
 from ..table.events import Event, HostDown, HostPress, HostUp, PadDown, PadUp, Tick
-from ..ui.catalog import Catalog
+from ..ui.catalog import Catalog, catalog
 from ..ui.screens import draw, render, splash
 from .notify import SILENT, Notifier
 
@@ -44,40 +45,47 @@ class Display(Protocol):
 
 
 Sink = Callable[[Effect], None]
+# Told each new public view after it is drawn, with the settings in force (the phone
+# page's server): never the flow, so nothing hidden leaves the table this way.
+Watcher = Callable[[View, DeviceSettings], None]
 
 
 class App:
+    """The table's loop, complete when made: its queue, its display, where its effects
+    go (``sinks``, in any order), who is told each new view (``watchers``) and the
+    service manager it tells how it is doing (``notify``)."""
+
     def __init__(
         self,
         flow: Flow,
         display: Display,
-        words: Catalog,
         *,
+        events: SimpleQueue[object] | None = None,
         sinks: Sequence[Sink] = (),
+        watchers: Sequence[Watcher] = (),
+        notify: Notifier = SILENT,
         clock: Callable[[], float] = time.monotonic,
         splash: float = 0.0,
     ):
         self.flow = flow
-        self.events: SimpleQueue = SimpleQueue()
+        self.events: SimpleQueue[object] = SimpleQueue() if events is None else events
         self.display = display
-        self.words = words
-        self.sinks = list(sinks)
+        self.sinks = tuple(sinks)
+        self.watchers = tuple(watchers)
+        self.notify = notify
         self._clock = clock
         self._splash = splash  # seconds of splash screen at power-on
-        self._view: View | None = None
-        # Told each new public view after it is drawn (the phone page's server): never
-        # the flow, so nothing hidden leaves the table this way.
-        self.watchers: list[Callable[[View], None]] = []
+        self._shown: tuple[View, DeviceSettings] | None = None  # the view drawn, its settings
         self._idle = threading.Condition()
         self.inputs = 0  # INPUTS handled so far (the simulator waits on it)
         self.busy = False
-        self.notify: Notifier = SILENT  # systemd's notify socket (``companion run`` sets it)
         self._fed = 0.0  # when the watchdog was fed last
 
-    def set_words(self, words: Catalog) -> None:
-        """Speak another language from the next frame on (drawn at once by ``refresh``)."""
-        self.words = words
-        self._view = None  # the same view, other words: draw it again
+    @property
+    def words(self) -> Catalog:
+        """The words of the language in force: the settings' (changed on the device, the
+        next frame speaks it)."""
+        return catalog(self.flow.prefs.language)
 
     def put(self, event: Event) -> None:
         """Where the sources send their events (any thread)."""
@@ -139,11 +147,12 @@ class App:
     def refresh(self, now: float | None = None) -> None:
         """Draw the public view, if it differs from the one shown."""
         view = public_view(self.flow, self._clock() if now is None else now)
-        if view != self._view:
-            self._view = view
-            self.display.show(draw(view, self.words, self.display.size))
+        prefs = self.flow.prefs  # its language: the words; the page shows the settings too
+        if (view, prefs) != self._shown:
+            self._shown = view, prefs
+            self.display.show(draw(view, catalog(prefs.language), self.display.size))
             for watch in self.watchers:
-                watch(view)
+                watch(view, prefs)
 
     def next_wake(self) -> float | None:
         """Seconds until the loop must wake by itself, or None to wait for input."""

@@ -18,29 +18,34 @@ from dataclasses import replace
 from PIL import Image
 
 from ..game.boards import profile, profile_names
-from ..game.settings import DeviceSettings, board_values, with_values
+from ..game.settings import board_values
+from ..hw.hub import HubPads
 from ..rules import Board
 from ..sim.hub import HubMissing, SimulatedHub
 from ..sim.matrix import SimulatedMatrix
 from ..sim.panel import fake_device
 from ..sim.pins import SimFactory
 from ..storage import StateDir
-from ..storage.settings import SettingsFile
 from ..table import FAST, TABLE, Flow, new_flow, start
-from ..table.events import HostKey, NameSet
-from ..ui.catalog import catalog, languages
-from .assemble import Parts, apply_settings, assemble, power_on
+from ..table.events import HostKey, NameSet, Source
+from ..ui.catalog import languages
 from .bots import BotSeats, counting_clock
-from .config import defaults, shipped_pins
+from .compose import Sink, Spec, WatcherSource, any_order, build
+from .config import PadsConfig
+from .device import given_display, given_pins
+from .effective import Effective, effective
+from .inputs import table_inputs
 from .loop import STOP
+from .memory import power_on
 from .script import Line
+from .sinks import Report
 
 HOLD = 0.25  # the simulator's long press; the device holds 1 s
 HUB_READY = 30.0  # seconds the hub's firmware has to answer the first hello
 SPLASH = 1.5
 
 
-def _inline_bots(put, report) -> BotSeats:
+def _inline_bots(put, report: Report) -> BotSeats:
     return BotSeats(put, report, threaded=False, clock=counting_clock)
 
 
@@ -55,94 +60,112 @@ class Simulator:
         target: int | None = None,
         fast: bool = False,
         speed: float = 1.0,
-        controller: str = "ssd1306",
+        controller: str | None = None,
         on_frame: Callable[[Image.Image], None] | None = None,
         store: StateDir | None = None,
         lang: str | None = None,
         hub: Sequence[str] | None = None,
         bots: Sequence[str] = (),
         clock: Callable[[], float] = time.monotonic,
+        settings: Effective | None = None,
+        watchers: tuple[WatcherSource, ...] = (),
+        arrange: Callable[[list[Sink]], Sequence[Sink]] = any_order,
     ):
         """``hub``: the pads through the hub's firmware, started with this command line
         (``simhub.firmware_command()``) behind a pty; None: the matrix on mock pins.
         ``bots``: the strengths of bots seated after the people (``players`` of them, or
         setup's default); they answer at once, the same on every run. ``clock``: the
-        table's time (a test's own, advanced by hand, makes pauses end when it says)."""
+        table's time (a test's own, advanced by hand, makes pauses end when it says).
+        ``settings``: resolved by the command (None: the packaged defaults, the settings
+        saved in ``store``, and ``lang``, ``board``, ``target`` over them); ``controller``
+        (None: the settings' display) the simulated panel; ``watchers``: the page."""
         self._clock = clock
         self.errors: list[str] = []
         self._on_frame = on_frame
         self._inputs = 0
         self.failure: BaseException | None = None  # what stopped the app thread, if anything
         self._stack = ExitStack()
+        found = settings or self._resolve(store, board, target, lang)
+        spec = (players, fast, speed, controller, store, hub, tuple(bots), watchers, arrange)
         try:
-            self._open(players, board, target, fast, speed, controller, store, lang, hub, bots)
+            self._open(found, *spec)
         except BaseException:
             self._stack.close()
             raise
         self._thread = threading.Thread(target=self._run_app, name="app", daemon=True)
         self._thread.start()
 
-    def _open(self, players, board, target, fast, speed, controller, store, lang, hub, bots):
-        pins = shipped_pins()
+    def _resolve(
+        self, store: StateDir | None, board: Board | None, target: int | None, lang: str | None
+    ) -> Effective:
+        """The packaged defaults < the settings saved in ``store`` < the options given."""
+        given: dict[str, object] = {"language": lang, "target": target}
+        if board is not None:
+            given |= board_values(board)
+        folder = store.path if store is not None else None
+        return effective(
+            None,
+            folder,
+            given,
+            report=self.errors.append,
+            config_file=False,
+            device=store is not None,
+        )
+
+    def _open(self, found, players, fast, speed, controller, store, hub, bots, watchers, arrange):
+        cfg, prefs = found.config, found.settings
         self.factory = SimFactory()
         self._stack.callback(self.factory.close)
         self.wiring: SimulatedMatrix | SimulatedHub
         if hub is None:
-            self.wiring = SimulatedMatrix(self.factory, pins.rows, pins.columns)
+            self.wiring = SimulatedMatrix(self.factory, cfg.pins.rows, cfg.pins.columns)
         else:
             self.wiring = SimulatedHub(hub)
             self._stack.callback(self.wiring.close)
-        lines = defaults().display  # an SPI panel's D/C and reset, as the device has them
+            cfg = replace(cfg, pads=PadsConfig("hub", self.wiring.port))
+        lines = cfg.display  # an SPI panel's D/C and reset, as the device has them
         luma, self.panel = fake_device(
-            controller, pin_factory=self.factory, dc=lines.dc, reset=lines.reset
+            controller or lines.controller, pin_factory=self.factory, dc=lines.dc, reset=lines.reset
         )
         boards = tuple(profile(name) for name in profile_names())
         timing = FAST if fast else TABLE.faster(speed)
-        prefs, file, saved = self._prefs(store, board, target, lang)
         start_flow = new_flow(boards, timing, prefs=prefs, languages=tuple(languages()), hold=HOLD)
-        start_flow = replace(start_flow, choice=replace(start_flow.choice, bots=tuple(bots)))
+        start_flow = replace(start_flow, choice=replace(start_flow.choice, bots=bots))
         flow = power_on(start_flow, store, self.errors.append)
         effects: tuple = ()
         if players is not None:
             now = self._clock()
-            flow, effects = start(flow, players, flow.board, prefs.target, now, tuple(bots))
-        port = self.wiring.port if isinstance(self.wiring, SimulatedHub) else None
-        parts = Parts(pins, luma, self.factory, hub=port)
-        self.table = assemble(
-            self._stack,
-            parts,
-            flow,
-            catalog(prefs.language),
-            store=store,
+            flow, effects = start(flow, players, flow.board, prefs.target, now, bots)
+        spec = Spec(
+            settings=found,
+            pins=given_pins(self.factory),
+            display=given_display(luma),
+            inputs=table_inputs(cfg, cfg.pads.source),
+            flow=flow,
             report=self.errors.append,
+            store=store,
+            bots=_inline_bots,
+            watchers=watchers,
+            clock=self._clock,
             splash=0.0 if fast or players is not None else SPLASH,
             after_frame=self._frame if self._on_frame is not None else None,
-            bots=_inline_bots,
-            clock=self._clock,
+            arrange=arrange,
         )
+        self.table = build(spec, self._stack)
         self.app = self.table.app
-        if port is not None:
+        if hub is not None:
             self._await_hub()
-        apply_settings(self.table, prefs, file, saved, self.errors.append)
         self.app.apply(effects)  # the game that --players began is saved like any other
-        self.button_pins = {key: self.factory.pin(pins.buttons[key.value]) for key in HostKey}
-
-    def _prefs(self, store, board, target, lang):
-        """The settings saved in the state folder, if any, under the options given
-        (they win, as on the device's command line)."""
-        file = SettingsFile(store.path) if store is not None else None
-        saved = (file.load(self.errors.append, languages()) if file else None) or {}
-        given = {"language": lang, "target": target}
-        given = {k: v for k, v in given.items() if v is not None}
-        if board is not None:
-            given |= board_values(board)
-        return with_values(DeviceSettings.from_dict(saved), given), file, saved
+        buttons = cfg.pins.buttons
+        self.button_pins = {key: self.factory.pin(buttons[key.value]) for key in HostKey}
 
     def _await_hub(self) -> None:
         """Keys pressed before the hub answers would be lost: wait for its answer."""
         assert isinstance(self.wiring, SimulatedHub)
         deadline = time.monotonic() + HUB_READY
-        while not self.table.pads.wait_ready(0.1):  # type: ignore[union-attr]
+        pads = self.pads
+        assert isinstance(pads, HubPads)
+        while not pads.wait_ready(0.1):
             if self.wiring.failure() is not None:
                 raise HubMissing(self.wiring.failure())
             if time.monotonic() > deadline:
@@ -151,6 +174,11 @@ class Simulator:
     @property
     def flow(self) -> Flow:
         return self.app.flow
+
+    @property
+    def pads(self) -> Source:
+        """The players' pads: the matrix on mock pins, or the hub's."""
+        return self.table.inputs[0]
 
     @property
     def oled(self):

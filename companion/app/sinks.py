@@ -1,38 +1,31 @@
-"""Where the table's effects go: the beeper, the saved game, the history, the saved
-settings and the pads' names in the state directory."""
+"""Where the table's effects go: the beeper, the panel's contrast, the saved game, the
+history, the saved settings and the pads' names in the state directory.
+
+Every effect carries what its sink needs: no sink reads the table or the state folder
+back, so the sinks may run in any order (a test shuffles them)."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import partial
+from typing import Protocol
 
 from ..errors import CompanionError
-from ..game.names import NO_HISTORY, Names
-from ..game.record import GameRecord
+from ..game.names import Names
 from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
 from ..storage.history import History
 from ..storage.settings import NamesFile, SettingsFile
-from ..table import Beep, Effect, Flow, GameChanged, GameFinished, KeepAside
+from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
 from ..table.effects import NamesChanged, SettingsChanged, Stuck
 from ..table.events import STUCK, Event, HistoryKnown, HostKey, SaveFailed
 
 Report = Callable[[str], None]
+Sink = Callable[[Effect], None]
 
 
-def beeps(beep: Callable[[str], None]) -> Callable[[Effect], None]:
-    """A sink that sounds every ``Beep`` effect by name."""
-
-    def sink(effect: Effect) -> None:
-        if isinstance(effect, Beep):
-            beep(effect.sound.value)
-
-    return sink
-
-
-def stuck_keys(report: Report) -> Callable[[Effect], None]:
+def stuck_keys(report: Report) -> Sink:
     """A sink that logs each key found held down too long (its source tells it once a
     hold, and ignores it until it comes up)."""
 
@@ -99,31 +92,27 @@ class Saver:
 
 class HistoryRecorder:
     """Writes every game that ends into the history: finished (the target reached) or
-    abandoned (ended from the menu, or an unfinished game set aside for a new one). It
-    must come before the Saver: a game set aside is read from the state folder before
-    the Saver moves it. A history that cannot be written is told once; the game goes on.
+    abandoned (ended from the menu, or an unfinished game set aside for a new one). What
+    it writes comes in the effects (the record, the seats' names), so it reads neither
+    the table nor the state folder, and its place among the sinks does not matter. A
+    history that cannot be written is told once; the game goes on.
 
     Every save of the game also tells the history which game is in progress, so one game
     keeps one row: a record holding no rounds starts a new game, unless this recorder has
     seen a record since the start or the last set-aside (then it is a round undone).
 
-    ``names`` gives the names of a game's seats when it ends or is set aside (None:
-    no seat has one); ``told``, if given, receives the history's new summary (``HistoryKnown``)
-    each time a game is written, for the device's history screen."""
+    ``told``, if given, receives the history's new summary (``HistoryKnown``) each time a
+    game is written, for the device's history screen."""
 
     def __init__(
         self,
         history: History,
-        store: StateDir,
         report: Report,
         *,
-        names: Callable[[GameRecord], Names] = lambda record: (),
         told: Callable[[Event], None] | None = None,
     ):
         self.history = history
-        self.store = store
         self._report = report
-        self._names = names
         self._told = told
         self._seen = False
         self.failing = False
@@ -137,13 +126,13 @@ class HistoryRecorder:
             elif isinstance(effect, GameFinished):
                 fresh = not self._seen and not effect.record.rounds
                 game_id = self.history.game_id(effect.record, fresh=fresh)
-                names = self._names_of(effect.record)
+                names = _named(effect.names)
                 self.history.put(effect.record, game_id=game_id, names=names)
                 self._seen = True
                 self._tell()
             elif isinstance(effect, KeepAside):
                 self._seen = False
-                self._abandon()
+                self._abandon(effect)
                 self._tell()
         except (CompanionError, sqlite3.Error, OSError) as e:
             if not self.failing:
@@ -156,15 +145,16 @@ class HistoryRecorder:
         if self._told is not None:
             self._told(HistoryKnown(self.history.summary()))
 
-    def _abandon(self) -> None:
-        record = self.store.load().record
-        if record is not None and not record.ended and not record.replay().finished:
-            names = self._names_of(record)
-            self.history.put(record, game_id=self.history.game_id(record), names=names)
+    def _abandon(self, aside: KeepAside) -> None:
+        record = aside.record
+        if not record.ended and not record.replay().finished:
+            game_id = self.history.game_id(record)
+            self.history.put(record, game_id=game_id, names=_named(aside.names))
 
-    def _names_of(self, record: GameRecord) -> Names | None:
-        names = self._names(record)
-        return tuple(names) if any(names) else None
+
+def _named(names: Names) -> Names | None:
+    """The seats' names as the history keeps them: None when no seat has one."""
+    return tuple(names) if any(names) else None
 
 
 def save_told_once(save: Callable[[], None], what: str, failing: bool, report: Report) -> bool:
@@ -199,45 +189,25 @@ class NamesSaver:
         self.failing = save_told_once(save, "names", self.failing, self._report)
 
 
-def remembered(flow: Flow, store: StateDir, history: History, report: Report) -> Flow:
-    """``flow`` with the pads' names saved in the state folder and what the history
-    screen shows (a history that cannot be read is said, and the screen stays empty)."""
-    names = NamesFile(store.path).names(report)
-    try:
-        past = history.summary()
-    except (CompanionError, sqlite3.Error, OSError) as e:
-        report(f"{e}; the history screen stays empty")
-        past = NO_HISTORY
-    return replace(flow, names=names, past=past)
-
-
 class SettingsSaver:
-    """Applies the settings a person changes on the device at once, and saves them in
-    ``settings.json``: the keys changed there, beside those saved before (a key never
-    changed on the device keeps following the config file). A failed save is told once;
-    the settings still apply, and the next change saves them all again. Without a
-    ``file`` (the simulator with no state folder) they only apply.
+    """Saves the settings a person changes on the device in ``settings.json``: the keys
+    changed there, beside those saved before (a key never changed on the device keeps
+    following the config file). A failed save is told once; the settings still apply
+    (the parts' own sinks apply them), and the next change saves them all again.
 
-    ``current``: the settings the table started with; ``saved``: what the file held then.
-    The appliers, each optional, are called when their values change: ``on_contrast``
-    with 1..10, ``on_sound`` with (on, volume 1..10), ``on_language`` with its code."""
+    ``current``: the settings the table started with; ``saved``: what the file held then."""
 
     def __init__(
         self,
-        file: SettingsFile | None,
+        file: SettingsFile,
         current: DeviceSettings,
         saved: Mapping[str, object],
         report: Report,
-        *,
-        on_contrast: Callable[[int], None] | None = None,
-        on_sound: Callable[[bool, int], None] | None = None,
-        on_language: Callable[[str], None] | None = None,
     ):
         self.file = file
         self.current = current
         self.saved = dict(saved)
         self._report = report
-        self._on_contrast, self._on_sound, self._on_language = on_contrast, on_sound, on_language
         self.failing = False
 
     def __call__(self, effect: Effect) -> None:
@@ -248,21 +218,46 @@ class SettingsSaver:
         if not keys:
             return
         self.current = new
-        self._apply(new, set(keys))
         values = new.to_dict()
         self.saved |= {key: values[key] for key in keys}
-        self._save()
-
-    def _apply(self, new: DeviceSettings, keys: set[str]) -> None:
-        if self._on_contrast is not None and "contrast" in keys:
-            self._on_contrast(new.contrast)
-        if self._on_sound is not None and keys & {"sound", "volume"}:
-            self._on_sound(new.sound, new.volume)
-        if self._on_language is not None and "language" in keys:
-            self._on_language(new.language)
-
-    def _save(self) -> None:
-        if self.file is None:
-            return
         save = partial(self.file.save, self.saved)
         self.failing = save_told_once(save, "settings", self.failing, self._report)
+
+
+class Sounding(Protocol):
+    """What the sound sink needs of the buzzer (``hw.buttons.Beeper``)."""
+
+    def beep(self, name: str) -> None: ...
+    def set_on(self, on: bool) -> None: ...
+    def set_volume(self, level: int) -> None: ...
+
+
+def sound(beeper: Sounding, prefs: DeviceSettings) -> Sink:
+    """A sink that sounds every ``Beep`` by name, and follows the sound settings (on,
+    volume) when a person changes them (``prefs``: the settings the buzzer has now)."""
+    heard = [(prefs.sound, prefs.volume)]
+
+    def sink(effect: Effect) -> None:
+        if isinstance(effect, Beep):
+            beeper.beep(effect.sound.value)
+        elif isinstance(effect, SettingsChanged):
+            new = effect.settings.sound, effect.settings.volume
+            if new != heard[0]:
+                heard[0] = new
+                beeper.set_on(new[0])
+                beeper.set_volume(new[1])
+
+    return sink
+
+
+def contrast(set_contrast: Callable[[int], None], prefs: DeviceSettings) -> Sink:
+    """A sink that sets the panel's contrast (``Oled.contrast``) when a person changes it
+    (``prefs``: the settings the panel has now)."""
+    shown = [prefs.contrast]
+
+    def sink(effect: Effect) -> None:
+        if isinstance(effect, SettingsChanged) and effect.settings.contrast != shown[0]:
+            shown[0] = effect.settings.contrast
+            set_contrast(shown[0])
+
+    return sink

@@ -7,6 +7,8 @@ import math
 import sys
 from collections.abc import Sequence
 
+from ..hw.panels import CONTROLLERS
+
 PROG = "companion"
 MESSAGE_MAX = 160  # a usage error echoes the value; a 10 MB argument is not echoed whole
 
@@ -106,22 +108,24 @@ def _add_simulate(sub) -> None:
     sim.add_argument("--gif", metavar="FILE", help="write the frames as an animated GIF")
     sim.add_argument(
         "--display",
-        choices=["ssd1306", "ssd1309", "sh1106", "ssd1322"],
-        default="ssd1306",
-        help="the simulated panel: 128x64 (ssd1306, ssd1309, sh1106) or 256x64 (ssd1322)",
+        choices=CONTROLLERS,
+        help="the simulated panel: 128x64 (ssd1306, ssd1309, sh1106) or 256x64 (ssd1322); "
+        "default: the config's [display] controller (ssd1306)",
     )
     sim.add_argument("--pace", type=pace, default=0.0, help="seconds to show each frame (0..10)")
     sim.add_argument("--window", action="store_true", help="draw in a pygame window too")
     sim.add_argument(
         "--state-dir", metavar="DIR", help="keep the game here, as the device does; offer to resume"
     )
-    sim.add_argument("--state", metavar="FILE", help=argparse.SUPPRESS)  # before --state-dir
     sim.add_argument(
         "--new",
         action="store_true",
         help="with --players: keep the unfinished game in --state-dir aside, start another",
     )
     sim.add_argument("--lang", type=language, help="language of the screens")
+    sim.add_argument(
+        "--config", metavar="FILE", help="a TOML configuration file (default: the device's)"
+    )
     sim.add_argument(
         "--pads",
         choices=["matrix", "hub"],
@@ -260,11 +264,6 @@ def _whole(text: str, low: int, high: int | None, what: str) -> int:
     return value
 
 
-def count(text: str) -> int:
-    """A whole number, 0 or more."""
-    return _whole(text, 0, None, "a count")
-
-
 def jobs(text: str) -> int:
     """Worker processes: 0 (every usable CPU) to 64."""
     return _whole(text, 0, 64, "jobs")
@@ -280,10 +279,6 @@ def presses(text: str) -> int:
 
 def games(text: str) -> int:
     return _whole(text, 1, 1_000_000, "games")
-
-
-def players(text: str) -> int:
-    return _whole(text, 2, 6, "players")
 
 
 def people(text: str) -> int:

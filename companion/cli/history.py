@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from ..app.config import load
+from ..app.effective import Effective, Report, effective
 from ..errors import CompanionError, shown
 from ..game.jsontext import parse_json
 from ..game.names import SeatNameError, check_name
@@ -47,9 +47,9 @@ def history_command(
         err.write(f"{NAME}: {message}\n")
 
     try:
-        config = load(_path(config_path))
-        folder = _folder(state_dir, config.state_dir)
-        words = catalog(config.language)
+        found = _settings(config_path, state_dir, report)
+        folder = _folder(state_dir, found.config.state_dir)
+        words = catalog(found.settings.language)
         store = History(folder, report=report)
         try:
             if verb == "import":
@@ -71,8 +71,13 @@ def history_command(
     return 0
 
 
-def _path(config_path: str | None) -> Path | None:
-    return Path(config_path) if config_path else None
+def _settings(config_path: str | None, state_dir: str | None, report: Report) -> Effective:
+    """The one resolver, as every command has it: the config file < the settings saved on
+    the device (its language speaks here too). It only looks: a damaged settings.json
+    is said, not moved."""
+    config = Path(config_path) if config_path else None
+    folder = Path(state_dir) if state_dir else None
+    return effective(config, folder, report=report, set_aside=False)
 
 
 def _folder(state_dir: str | None, configured: Path) -> Path:

@@ -14,12 +14,14 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
 
-from ..app.assemble import Keys, Parts, open_keys
+from gpiozero.pins import Factory
+
+from ..app.compose import Keys, open_keys
 from ..app.config import ConfigError
-from ..app.device import open_pins
+from ..app.device import device_pins
 from ..app.effective import effective
+from ..app.inputs import table_inputs
 from ..errors import CompanionError
-from ..hw.pinfactory import Factory
 from ..table.events import STUCK, Event, HostDown, HostUp, HubMismatch, KeyStuck, PadDown, PadUp
 from ..ui.catalog import Catalog, catalog
 
@@ -54,19 +56,19 @@ def pads_command(
     words = catalog(found.settings.language)
     with ExitStack() as stack:
         try:
-            factory = open_pins(stack, found, report)
+            factory = device_pins(found)(stack, report)
             if wire is not None:
                 wire(factory)
             cfg = found.config
-            parts = Parts(cfg.pins, None, factory, hub=cfg.pads.hub_port)
-            keys = open_keys(stack, parts, report)
+            inputs = table_inputs(cfg, cfg.pads.source)
+            keys = open_keys(found, inputs, stack, factory, report)
         except ConfigError as e:
             err.write(f"{NAME}: {e}\n")
             return EXIT_BAD_INPUT
         except Exception as e:  # a pin another program holds, most likely
             err.write(f"{NAME}: cannot open the pins ({type(e).__name__}: {e}); {BUSY_HINT}\n")
             return EXIT_BAD_INPUT
-        keys.beeper.set_volume(found.settings.volume)  # sound on: the buzzer is tried too
+        keys.beeper.set_on(True)  # the buzzer is tried too, even if the settings mute it
         _say(out, words.t("pads.ready"))
         _watch(keys, words, count, out)
     return 0
@@ -75,8 +77,8 @@ def pads_command(
 def _watch(keys: Keys, words: Catalog, count: int | None, out: TextIO) -> None:
     """Print each event as it comes; a press clicks the buzzer."""
     events: queue.Queue[Event] = queue.Queue()
-    keys.pads.start(events.put)
-    keys.buttons.start(events.put)
+    for source in keys.inputs:
+        source.start(events.put)
     seen = 0
     try:
         while count is None or seen < count:

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import signal
+import time
 import traceback
+from collections.abc import Callable
 from contextlib import ExitStack, suppress
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
+from ..app.compose import PinSource, Spec, WatcherSource, build
 from ..app.config import ConfigError
-from ..app.device import open_table
-from ..app.effective import effective
+from ..app.device import SPLASH, OpenDevice, device_pins, device_spec
+from ..app.effective import Effective, effective
+from ..app.inputs import InputSource
 from ..app.loop import STOP
 from ..app.notify import Notifier
 from ..errors import CompanionError
@@ -19,7 +24,26 @@ EXIT_BAD_INPUT = 2
 EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
 
 
-def run_command(config_path: str | None, *, err: TextIO) -> int:
+@dataclass(frozen=True)
+class Machine:
+    """What ``companion run`` takes from the machine it runs on: the Pi's pins and
+    display, systemd, the clock and the signals. A test plugs others in (mock pins, a
+    fake panel), and may add inputs and watchers of its own to drive and follow it."""
+
+    pins: Callable[[Effective], PinSource] = device_pins
+    open_device: OpenDevice | None = None  # None: luma's, on the config's bus
+    notify: Callable[[], Notifier] = Notifier.from_environ
+    clock: Callable[[], float] = time.monotonic
+    splash: float = SPLASH
+    signals: bool = True  # SIGTERM stops the table (only the main thread may ask)
+    inputs: tuple[InputSource, ...] = ()  # beside the table's own
+    watchers: tuple[WatcherSource, ...] = ()  # beside the page for phones
+
+
+PI = Machine()
+
+
+def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) -> int:
     def report(message: str) -> None:
         err.write(f"companion: {message}\n")
         err.flush()
@@ -29,13 +53,14 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
     # over it (a damaged settings.json is set aside and said).
     try:
         found = effective(Path(config_path) if config_path else None, report=report)
+        spec = _spec(found, report, machine)
     except CompanionError as e:
         err.write(f"companion run: {e}\n")
         return EXIT_BAD_INPUT
 
     with ExitStack() as stack:
         try:
-            table = open_table(stack, found, report)
+            table = build(spec, stack)
         except ConfigError as e:  # a config mistake, never "no hardware"
             err.write(f"companion run: {e}\n")
             return EXIT_BAD_INPUT
@@ -45,18 +70,8 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
                 "on a machine without it, try: companion simulate --players 3\n"
             )
             return EXIT_BAD_INPUT
-        web = found.config.web
-        if web.enabled:
-            from ..web.serve import serve_table  # off by default: nothing to load then
-
-            try:  # the page for phones: a port in use is said, and the table plays on
-                server = serve_table(table.app, web.address, web.port, found.config.state_dir)
-                stack.callback(server.close)
-                report(f"the page for phones is at {server.url}")
-            except OSError as e:
-                report(f"[web] {web.address}:{web.port}: {e.strerror or e}; no page for phones")
-        signal.signal(signal.SIGTERM, lambda *_: table.app.put(STOP))
-        table.app.notify = Notifier.from_environ()
+        if machine.signals:
+            signal.signal(signal.SIGTERM, lambda *_: table.app.put(STOP))
         try:
             with suppress(KeyboardInterrupt):
                 table.app.run()
@@ -64,6 +79,19 @@ def run_command(config_path: str | None, *, err: TextIO) -> int:
             _crashed(e, err)
             return EXIT_CRASHED
     return 0
+
+
+def _spec(found: Effective, report: Callable[[str], None], machine: Machine) -> Spec:
+    spec = device_spec(
+        found, report, notify=machine.notify(), open_device=machine.open_device, clock=machine.clock
+    )
+    return replace(
+        spec,
+        pins=machine.pins(found),
+        inputs=spec.inputs + machine.inputs,
+        watchers=spec.watchers + machine.watchers,
+        splash=machine.splash,
+    )
 
 
 def _crashed(e: Exception, err: TextIO) -> None:

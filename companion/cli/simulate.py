@@ -11,13 +11,16 @@ import json
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from PIL import Image
 
+from ..app.device import page
+from ..app.effective import Effective, effective
 from ..app.keymap import legend, play, shipped_keymap
 from ..app.script import Line, parse_script
 from ..app.simulator import Simulator
@@ -25,14 +28,13 @@ from ..errors import CompanionError
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
+from ..game.settings import board_values
+from ..rules import Board
 from ..sim.hub import HubMissing, firmware_command
 from ..sim.keyboard import raw_terminal, read_keys
 from ..sim.window import Window
 from ..storage import StateDir
-from ..storage.settings import SettingsFile
-from ..ui.catalog import DEFAULT, Catalog, catalog, languages
-from ..web.serve import serve_table
-from ..web.server import WebServer
+from ..ui.catalog import Catalog, catalog
 from .frames import Recorder, Terminal, to_text
 
 EXIT_BAD_INPUT = 2
@@ -43,15 +45,17 @@ class Refused(CompanionError):
 
 
 def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
+    found: list[str] = []  # what the settings' layers had to say (a damaged file)
     try:
         _check_seats(args.players, args.bots)
         board = named_board(args.board) if args.board is not None else None
         lines = _script(args.script)
         store = _store(args)
+        settings = _settings(args, board, store, found.append)
         if store is not None and args.players is not None:
             _make_room(store, args, err)
         recorder = Recorder(_path(args.frames), _path(args.gif))
-        words = catalog(_language(args.lang, store))
+        words = catalog(settings.settings.language)
         window = Window(words.t("window.title")) if args.window else None
         hub = firmware_command() if args.pads == "hub" else None
         address = getattr(args, "web", None)
@@ -69,32 +73,26 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             err.write("".join(line + "\n" for line in shown))
         sim = _simulator(
             err,
+            listen,
             players=args.players,
-            board=board,
-            target=args.target,
             fast=args.fast,
             speed=args.speed,
             controller=args.display,
             on_frame=_fan_out(recorder, draw, window),
             store=store,
-            lang=args.lang,
             hub=hub,
             bots=args.bots,
+            settings=settings,
         )
         if sim is None:
             return EXIT_BAD_INPUT
-        web = _serve(sim, listen, store, err)
-        if web is False:
-            sim.close()
-            return EXIT_BAD_INPUT
+        sim.errors[:0] = found
         try:
             with _signals(draw):
                 _play(sim, lines, keys, window, err)
         except KeyboardInterrupt:
             pass
         finally:
-            if web is not None:
-                web.close()
             sim.close()
     finally:
         if draw is not None:
@@ -107,6 +105,26 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
     return _report(sim, recorder, args, draw is not None, out, err)
+
+
+def _settings(
+    args: argparse.Namespace,
+    board: Board | None,
+    store: StateDir | None,
+    report: Callable[[str], None],
+) -> Effective:
+    """The one resolver, as every command has it: the packaged defaults < the config file
+    < the settings saved in ``--state-dir`` < ``--board``, ``--target``, ``--lang``."""
+    given = {"language": args.lang, "target": args.target}
+    if board is not None:
+        given |= board_values(board)
+    return effective(
+        _path(args.config),
+        store.path if store is not None else None,
+        given,
+        report=report,
+        device=store is not None,
+    )
 
 
 def _check_seats(people: int | None, bots: tuple[str, ...]) -> None:
@@ -125,14 +143,33 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _simulator(err: TextIO, **options) -> Simulator | None:
-    """The simulated table; None when the hub's firmware never answered (said on
+def _simulator(err: TextIO, listen: tuple[str, int] | None, **options: Any) -> Simulator | None:
+    """The simulated table, with the page for phones on ``listen`` if given; None when
+    the hub's firmware never answered or the page's address cannot be had (said on
     ``err``: one line, as any bad input)."""
+
+    def say(message: str) -> None:
+        err.write(f"companion simulate: {message}\n")
+        err.flush()
+
+    watchers = ()
+    where: list[str] = []  # the page's address, said once the table runs
+    if listen is not None:
+        store = options["store"]
+        folder = store.path if store is not None else None
+        watchers = (page(*listen, folder, say=where.append, clock=time.monotonic, strict=True),)
     try:
-        return Simulator(**options)
+        sim = Simulator(watchers=watchers, **options)
     except HubMissing as e:
-        err.write(f"companion simulate: {e}\n")
-        return None
+        say(str(e))
+    except OSError as e:
+        assert listen is not None  # only the page's address is opened here
+        say(f"--web {listen[0]}:{listen[1]}: {e.strerror or e}")
+    else:
+        for line in where:
+            say(line)
+        return sim
+    return None
 
 
 def web_address(text: str) -> tuple[str, int]:
@@ -142,33 +179,6 @@ def web_address(text: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or int(port) > 65535:
         raise CompanionError(f"--web: give HOST:PORT, e.g. 127.0.0.1:8080 (got {text[:60]!r})")
     return host, int(port)
-
-
-def _serve(
-    sim: Simulator, listen: tuple[str, int] | None, store: StateDir | None, err: TextIO
-) -> WebServer | bool | None:
-    """The page for phones on ``listen``, its address said on ``err``; False (and one
-    line) when the address cannot be had."""
-    if listen is None:
-        return None
-    try:
-        web = serve_table(sim.app, *listen, store.path if store is not None else None)
-    except OSError as e:
-        err.write(f"companion simulate: --web {listen[0]}:{listen[1]}: {e.strerror or e}\n")
-        return False
-    err.write(f"companion simulate: the page for phones is at {web.url}\n")
-    err.flush()
-    return web
-
-
-def _language(lang: str | None, store: StateDir | None) -> str:
-    """The legend's language: --lang, else the one saved in the state folder (the table
-    says what is wrong with a damaged file), else English."""
-    saved = None
-    if lang is None and store is not None:
-        look = SettingsFile(store.path).load(lambda _: None, languages(), set_aside=False)
-        saved = (look or {}).get("language")
-    return lang or saved or DEFAULT
 
 
 def _legend(
@@ -256,15 +266,10 @@ def _path(value: str | None) -> Path | None:
 
 
 def _store(args: argparse.Namespace) -> StateDir | None:
-    """The state directory: ``--state-dir DIR``, or the older ``--state FILE`` (the game
-    file in its folder)."""
-    if args.state_dir:
-        store = StateDir(Path(args.state_dir))
-    elif args.state:
-        path = Path(args.state)
-        store = StateDir(path.parent, path.name)
-    else:
+    """The state directory, ``--state-dir DIR``."""
+    if not args.state_dir:
         return None
+    store = StateDir(Path(args.state_dir))
     store.check()
     return store
 
@@ -316,9 +321,8 @@ def _report(
     if not drawn and recorder.last is not None:
         out.write(to_text(recorder.last) + "\n")
     if game is not None:
-        out.write(
-            "".join(line + "\n" for line in ending(game.state, sim.app.words, game.record.ended))
-        )
+        words = catalog(sim.flow.prefs.language)  # as the table last spoke
+        out.write("".join(line + "\n" for line in ending(game.state, words, game.record.ended)))
     return 0
 
 

@@ -39,14 +39,20 @@ class GameChanged:
 
 @dataclass(frozen=True, slots=True)
 class GameFinished:
-    """The game ended (the target reached, or ended from the menu): save it finished."""
+    """The game ended (the target reached, or ended from the menu): save it finished, and
+    keep it in the history with its seats' names (None: a seat without one)."""
 
     record: GameRecord
+    names: Names
 
 
 @dataclass(frozen=True, slots=True)
 class KeepAside:
-    """The people chose a new game over the saved one: keep that one beside the new."""
+    """The people chose a new game over the saved one (``record``, its seats named
+    ``names``): keep that one beside the new. One that never finished is abandoned."""
+
+    record: GameRecord
+    names: Names
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from .state import (
     Resume,
     Scores,
     SettingsList,
+    seat_names,
 )
 
 _NO_MENU = (Resume, Menu, Confirm, SettingsList, RatesEditor, DiscardRates)
@@ -130,4 +131,5 @@ def _end(flow: Flow):
     record = replace(game.record, ended=True)
     game = replace(game, record=record)
     mode = Over()
-    return replace(flow, game=game, mode=mode, deadline=None), (CLICK, GameFinished(record))
+    finished = GameFinished(record, seat_names(flow))
+    return replace(flow, game=game, mode=mode, deadline=None), (CLICK, finished)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..game.names import LETTERS, MAX, PADS, HistorySummary, PastGame, Tally
-from ..game.record import GameRecord
 from .effects import CLICK, REFUSED, Effect, NamesChanged
 from .events import HostKey, HostPress
 from .menu import back_to
@@ -31,19 +30,6 @@ PER_PAGE = 3  # lines a history page shows, in the body font, above the hint
 
 Step = tuple[Flow, tuple[Effect, ...]]
 Page = tuple[str, tuple[Tally, ...] | tuple[PastGame, ...]]  # "wins" or "games", its lines
-
-
-def seat_names(flow: Flow, record: GameRecord | None = None) -> tuple[str | None, ...]:
-    """The name of each seat of the game: its pad's (None where the pad has none, and
-    for a seat at no pad). With ``record`` and no game on the table (a saved game set
-    aside from the resume screen), the seats as resuming would seat them: the people
-    at pads 1.. in order, then the bots."""
-    pads, players = flow.pads, flow.players
-    if record is not None and flow.game is None:
-        players = record.players
-        pads = tuple(range(sum(record.bot(s) is None for s in range(players))))
-    names = tuple(flow.names[pad] if pad < len(flow.names) else None for pad in pads)
-    return names + (None,) * (players - len(names))
 
 
 def set_name(flow: Flow, pad: int, name: str | None) -> Step:

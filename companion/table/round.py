@@ -9,7 +9,7 @@ from ..rules import Trade, choices_in, resolve_round
 from . import bots as _bots
 from .effects import CLICK, LOCKED, REFUSED, REVEAL, YOUR_TRADE, GameChanged, GameFinished
 from .events import HostKey, HostPress, PadDown
-from .state import Choosing, Flow, Game, Over, Phase, Resolving, Scores, notice
+from .state import Choosing, Flow, Game, Over, Phase, Resolving, Scores, notice, seat_names
 
 # The Trader dialog on the trading seat's own pad.
 PAD_FEWER, PAD_MORE, PAD_ACCEPT = 1, 2, 7
@@ -137,6 +137,7 @@ def end_round(flow: Flow, now: float):
     game = Game(record, mode.result.state, (*game.history, game.state))
     flow = replace(flow, game=game)
     if game.over:
-        return replace(flow, mode=Over(), deadline=None), (GameFinished(record),)
+        finished = GameFinished(record, seat_names(flow))
+        return replace(flow, mode=Over(), deadline=None), (finished,)
     deadline = now + flow.settings.timing.scores
     return replace(flow, mode=Scores(), deadline=deadline), (GameChanged(record),)

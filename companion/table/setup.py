@@ -22,6 +22,7 @@ from .state import (
     Resume,
     choose_board,
     notice,
+    seat_names,
 )
 
 
@@ -46,7 +47,8 @@ def new_game_on(flow: Flow, now: float):
     board, target = flow.board, flow.choice.target
     bots = (None,) * len(flow.pads) + flow.choice.bots if flow.choice.bots else ()
     record = GameRecord(flow.players, board, target, bots=bots)
-    kept = (KeepAside(),) if flow.game is not None and flow.game.over else ()
+    old = flow.game
+    kept = (KeepAside(old.record, seat_names(flow)),) if old is not None and old.over else ()
     game = Game(record, new_game(flow.players, board, target))
     return next_round(replace(flow, game=game), now), (*kept, GameChanged(record))
 
@@ -57,7 +59,8 @@ def resume(flow: Flow, event: object, now: float):
     if not isinstance(event, HostPress):
         return flow, ()
     if event.key is HostKey.LEFT:
-        return replace(flow, mode=Join()), (KeepAside(),)
+        saved = flow.mode.saved
+        return replace(flow, mode=Join()), (KeepAside(saved, seat_names(flow, saved)),)
     if event.key is not HostKey.OK:
         return flow, ()
     record = flow.mode.saved

@@ -335,3 +335,16 @@ def notice(flow: Flow, key: str, now: float, **values: object) -> Flow:
     """``flow`` with a notice shown for the timing's message pause."""
     until = now + flow.settings.timing.message
     return replace(flow, notice=Notice(key, tuple(values.items()), until))
+
+
+def seat_names(flow: Flow, record: GameRecord | None = None) -> tuple[str | None, ...]:
+    """The name of each seat of the game: its pad's (None where the pad has none, and
+    for a seat at no pad). With ``record`` and no game on the table (a saved game set
+    aside from the resume screen), the seats as resuming would seat them: the people
+    at pads 1.. in order, then the bots."""
+    pads, players = flow.pads, flow.players
+    if record is not None and flow.game is None:
+        players = record.players
+        pads = tuple(range(sum(record.bot(s) is None for s in range(players))))
+    names = tuple(flow.names[pad] if pad < len(flow.names) else None for pad in pads)
+    return names + (None,) * (players - len(names))

@@ -12,7 +12,7 @@ from ..game.names import PastGame, Tally
 from ..game.settings import board_of
 from ..rules import Outcome, Rate, Rows, Share, Step, Trade, outcome, supply
 from .menu import can_undo
-from .names import WHEEL, pages, seat_names
+from .names import WHEEL, pages
 from .settings import items as settings_items
 from .settings import space_values
 from .settings import values as settings_values
@@ -37,6 +37,7 @@ from .state import (
     Resume,
     Scores,
     SettingsList,
+    seat_names,
 )
 
 

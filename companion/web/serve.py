@@ -5,36 +5,44 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
-from ..table import Flow, View, public_view
+from ..game.settings import DeviceSettings
+from ..table import View
 from ..table.events import Event
 from ..ui.catalog import languages
 from .server import Table, WebServer
 
 
-class Running(Protocol):
-    """What the server needs of the app: its queue, its flow, its watchers."""
+class Shown:
+    """What the app tells the page (a watcher of the app): each new view, published to
+    the page's followers, and the settings in force with it, for its settings tab."""
 
-    flow: Flow
-    watchers: list[Callable[[View], None]]
+    def __init__(self, prefs: DeviceSettings):
+        self.prefs = prefs
+        self.server: WebServer | None = None
 
-    def put(self, event: Event) -> None: ...
+    def __call__(self, view: View, prefs: DeviceSettings) -> None:
+        self.prefs = prefs
+        if self.server is not None:
+            self.server.publish(view)
+
+    def settings(self) -> DeviceSettings:
+        return self.prefs
 
 
 def serve_table(
-    app: Running,
+    put: Callable[[Event], None],
     address: str,
     port: int,
     state_dir: Path | None,
+    prefs: DeviceSettings,
     *,
     clock: Callable[[], float] = time.monotonic,
-) -> WebServer:
-    """A server for ``app`` on ``address``:``port``, told every new view from now on
-    (and the one on screen); stop it with ``close``. OSError when the port is taken."""
-    table = Table(app.put, lambda: app.flow.prefs, tuple(languages()), state_dir)
-    server = WebServer(table, address, port, clock=clock)
-    app.watchers.append(server.publish)
-    if server.latest()[0] == 0:  # nothing new drawn yet: the view on screen now
-        server.publish(public_view(app.flow, clock()))
-    return server
+) -> tuple[WebServer, Shown]:
+    """A server on ``address``:``port`` that sends what the page asks to ``put`` (the
+    loop's queue), and the watcher to hand the app: the server shows every view the app
+    tells it from then on. Stop it with ``close``. OSError when the port is taken."""
+    shown = Shown(prefs)
+    table = Table(put, shown.settings, tuple(languages()), state_dir)
+    shown.server = WebServer(table, address, port, clock=clock)
+    return shown.server, shown

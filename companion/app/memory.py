@@ -1,0 +1,39 @@
+"""What the table remembers at power-on from the state folder: the saved game (offered
+to resume when it is unfinished), the pads' names and what the history screen shows."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+
+from ..errors import CompanionError
+from ..game.names import NO_HISTORY
+from ..storage import Source, StateDir
+from ..storage.history import History
+from ..storage.settings import NamesFile
+from ..table import Flow, offer_resume
+from .sinks import Report
+
+
+def power_on(flow: Flow, store: StateDir | None, report: Report) -> Flow:
+    """The table at power-on: offering the saved game if one is unfinished. A save that
+    cannot be used is told, and kept (the store never overwrites it)."""
+    if store is None:
+        return flow
+    loaded = store.load()
+    for message in loaded.messages:
+        report(message)
+    if loaded.record is not None and not loaded.finished:
+        return offer_resume(flow, loaded.record, backup=loaded.source is Source.BACKUP)
+    return flow
+
+
+def remembered(flow: Flow, names: NamesFile, history: History, report: Report) -> Flow:
+    """``flow`` with the pads' names saved in the state folder and what the history
+    screen shows (a history that cannot be read is said, and the screen stays empty)."""
+    try:
+        past = history.summary()
+    except (CompanionError, sqlite3.Error, OSError) as e:
+        report(f"{e}; the history screen stays empty")
+        past = NO_HISTORY
+    return replace(flow, names=names.names(report), past=past)
