@@ -27,7 +27,7 @@ from ..sim.panel import fake_device
 from ..sim.pins import SimFactory
 from ..storage import StateDir
 from ..table import FAST, TABLE, Flow, new_flow, start
-from ..table.events import HostKey, NameSet, Source
+from ..table.events import HostKey, NameSet, Source, Tick
 from ..ui.catalog import languages
 from .bots import BotSeats, counting_clock
 from .compose import Sink, Spec, WatcherSource, any_order, build
@@ -94,6 +94,14 @@ class Simulator:
             raise
         self._thread = threading.Thread(target=self._run_app, name="app", daemon=True)
         self._thread.start()
+        # Caught up with time before anyone looks (the page's first answer, a script's
+        # first press): what is due already (--fast's pauses) is stepped through.
+        try:
+            self.app.put(Tick())
+            self.settle(0)
+        except BaseException:
+            self.close()
+            raise
 
     def _resolve(
         self, store: StateDir | None, board: Board | None, target: int | None, lang: str | None
