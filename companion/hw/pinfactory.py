@@ -127,7 +127,8 @@ def _open(name: str) -> Factory:
         if name in LIBRARIES and _is_library(e, LIBRARIES[name][0]):
             raise _Missing(name) from e
         raise
-    return getattr(module, class_name)()
+    factory: Factory = getattr(module, class_name)()
+    return factory
 
 
 def _is_library(error: ImportError, library: str) -> bool:
