@@ -17,6 +17,7 @@ from gpiozero.pins import Factory
 
 from ..errors import Closing, CompanionError
 from ..table.events import HostDown, HostKey, HostUp, Put
+from .pinfactory import given
 from .sounds import Note, Sounds, packaged_sounds
 
 # Contacts settle within a few milliseconds; the pin factory (lgpio on a Pi) filters
@@ -39,6 +40,7 @@ class HostButtons(Closing):
         pin_factory: Factory,
         bounce_time: float | None = BOUNCE_TIME,
     ) -> None:
+        pin_factory = given(pin_factory, "host buttons")
         missing = [key.value for key in HostKey if key.value not in pins]
         if missing:
             raise WiringError(
@@ -110,6 +112,7 @@ class Beeper(Closing):
         pin_factory: Factory,
         wait: Wait = _wait,
     ) -> None:
+        pin_factory = given(pin_factory, "buzzer")
         if kind not in KINDS:
             raise WiringError(f"buzzer: no kind {kind!r} (known: {', '.join(KINDS)})")
         self.kind = kind

@@ -33,6 +33,7 @@ from luma.oled.device import sh1106, ssd1306, ssd1309, ssd1322
 from PIL import Image
 
 from ..errors import Closing, CompanionError
+from .pinfactory import given
 
 if TYPE_CHECKING:  # imported where used: the serial interfaces are luma's, opened late
     from luma.core.interface.serial import i2c, spi
@@ -331,7 +332,7 @@ class GpioLines:
     OUT, LOW, HIGH = "out", False, True
 
     def __init__(self, pin_factory: Factory) -> None:
-        self._factory = pin_factory
+        self._factory = given(pin_factory, "display lines")
         self._lines: dict[int, DigitalOutputDevice] = {}
 
     def setup(self, pin: int, mode: str) -> None:
@@ -407,7 +408,7 @@ class Connector(Closing):
         self.controller, self.interface, self.rotate = controller, interface, rotate
         self.port = (1 if interface == "i2c" else 0) if port is None else port
         self.address = address
-        self._pins = (dc, reset, pin_factory)
+        self._pins = (dc, reset, given(pin_factory, "display"))
         self._bus = bus
         width, height = (256, 64) if controller == "ssd1322" else (128, 64)
         self.size = (height, width) if rotate % 2 else (width, height)  # as luma turns it

@@ -27,6 +27,7 @@ from gpiozero.pins import Factory
 
 from ..errors import Closing
 from ..table.events import STUCK, KeyStuck, PadDown, PadUp, Put
+from .pinfactory import given
 
 Key = tuple[int, int]  # (seat, card): seat 0-based, card 1..8
 
@@ -120,6 +121,7 @@ class PadMatrix(Closing):
         stuck: float | None = STUCK,
         stuck_scan_interval: float = STUCK_SCAN_INTERVAL,
     ) -> None:
+        pin_factory = given(pin_factory, "pad matrix")
         self._scan_interval = scan_interval
         self._stuck_scan_interval = stuck_scan_interval
         self._clock = clock
