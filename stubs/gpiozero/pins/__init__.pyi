@@ -5,7 +5,7 @@ from typing import NamedTuple, Self
 from ..devices import Device
 
 class PinInfo(NamedTuple):
-    number: int | str  # on its header
+    number: int  # on its header
     name: str  # "GPIO17", or "5V", "GND"...
     names: frozenset[str | int]
     pull: str  # a fixed pull: "up", "down", or "" (none)
