@@ -1,5 +1,6 @@
-"""The shared kernel: the companion's one exception base class, and how a user's value is
-shown in a one-line message. Every layer may import it; it imports only the standard library.
+"""The shared kernel: the companion's one exception base class, how a user's value is
+shown in a one-line message, and ``Closing``, the context manager of every part that holds
+something to let go. Every layer may import it; it imports only the standard library.
 
 ``CompanionError`` is the base of everything the companion raises on purpose, so a caller
 can catch "the user's mistake" in one place. A message names the offending value through
@@ -9,6 +10,7 @@ can catch "the user's mistake" in one place. A message names the offending value
 from __future__ import annotations
 
 import reprlib
+from typing import Self
 
 SHOWN_MAX = 80  # characters of a user's value echoed in a message
 
@@ -58,3 +60,19 @@ _LOG10_2 = 0.30103
 
 class CompanionError(Exception):
     """Base class of every error the companion raises on purpose."""
+
+
+class Closing:
+    """A part that holds something until ``close()`` (pins, a port, a file, a window): a
+    context manager that closes it on the way out. ``close`` is safe to call more than once,
+    so a part may be closed early inside its ``with``, or closed again by its owner."""
+
+    def close(self) -> None:
+        """Let go of what the part holds. Safe to call more than once."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

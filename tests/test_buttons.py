@@ -101,7 +101,7 @@ def test_beeper_close_is_idempotent(factory):
     beeper.close()
     beeper.close()
     beeper.beep("refused")  # after close: silent, still counted
-    silent = Beeper(None)
+    silent = Beeper(None, pin_factory=factory)
     silent.beep("locked")
     silent.close()
     silent.close()

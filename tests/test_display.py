@@ -129,11 +129,11 @@ def test_the_ssd1322_lines_are_gpio_pins():
 
 
 def test_opening_a_display_says_what_is_wrong_in_one_line():
-    with pytest.raises(DisplayError, match=r"^the ssd1322 display has no i2c interface, only spi$"):
-        open_device("ssd1322", "i2c")
-    with pytest.raises(DisplayError, match=r"^unknown display 'ssd1320' \(known: ssd1306, "):
-        open_device("ssd1320", "i2c")
     factory = MockFactory()
+    with pytest.raises(DisplayError, match=r"^the ssd1322 display has no i2c interface, only spi$"):
+        open_device("ssd1322", "i2c", pin_factory=factory)
+    with pytest.raises(DisplayError, match=r"^unknown display 'ssd1320' \(known: ssd1306, "):
+        open_device("ssd1320", "i2c", pin_factory=factory)
     # No spidev here, as on a Pi where it is not installed; the D/C and reset lines
     # are let go again.
     with pytest.raises(DisplayError, match=r"^cannot open the ssd1322 display over spi: .*spidev"):

@@ -12,6 +12,7 @@ import signal
 
 import pytest
 from conftest import BOARDS
+from gpiozero.pins.mock import MockFactory
 
 from companion.app.loop import RETRY, App
 from companion.hw import display
@@ -41,12 +42,13 @@ def missing(controller: str = "ssd1306") -> tuple[Connector, FakePanel]:
     """A display on a fake bus that does not answer yet."""
     panel = FakePanel(controller)
     panel.answering = False
-    return Connector(controller, "i2c", bus=panel), panel
+    return Connector(controller, "i2c", bus=panel, pin_factory=MockFactory()), panel
 
 
 def test_a_display_that_is_not_there_is_missing_and_says_where():
     with pytest.raises(DisplayMissing, match=r"^ssd1309 at 0x3D on I²C bus 7: "):
-        open_device("ssd1309", "i2c", port=7, address=0x3D)  # no /dev/i2c-7 here
+        # no /dev/i2c-7 here
+        open_device("ssd1309", "i2c", port=7, address=0x3D, pin_factory=MockFactory())
     connector, _ = missing("sh1106")
     with pytest.raises(DisplayMissing, match=r"^sh1106 at 0x3C on I²C bus 1: .*0x3C"):
         connector.open()

@@ -17,6 +17,9 @@ from companion.app import config
 from companion.app.effective import effective
 from companion.cli.run import run_command
 from companion.hw import pinfactory
+from companion.hw.buttons import Beeper, HostButtons
+from companion.hw.display import Connector, GpioLines
+from companion.hw.matrix import PadMatrix
 from companion.hw.pinfactory import PinFactoryError, pin_factory
 from companion.sim.panel import fake_device
 
@@ -263,3 +266,26 @@ def test_a_part_failing_after_the_factory_closes_it_too(tmp_path):
         open_table(stack, found, lambda message: None, open_display=display_on_the_ok_line)
     factory, _ = made
     assert factory.pins == {}  # the pads and the buzzer let go, and the factory closed
+
+
+# --- no part takes gpiozero's default -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: HostButtons({"left": 20, "ok": 21, "right": 15}, pin_factory=None),
+        lambda: Beeper(18, pin_factory=None),
+        lambda: Beeper(None, pin_factory=None),
+        lambda: PadMatrix([5], [6], pin_factory=None),
+        lambda: GpioLines(None),
+        lambda: Connector("ssd1306", "i2c", pin_factory=None),
+        lambda: Connector("ssd1322", "spi", pin_factory=None),
+    ],
+    ids=["buttons", "buzzer", "silent buzzer", "pads", "display lines", "i2c", "spi"],
+)
+def test_no_part_falls_back_to_gpiozeros_default_factory(make):
+    """A part handed None, not a factory, refuses it: it never opens gpiozero's default
+    (the fixture checks none was made)."""
+    with pytest.raises(TypeError, match=r"no pin factory given \(gpiozero's default is never"):
+        make()

@@ -10,13 +10,14 @@ that polls ten times a second forever, and an idle table should wake no thread.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from gpiozero import Buzzer, DigitalInputDevice, PWMOutputDevice
 from gpiozero.pins import Factory
 
-from ..errors import CompanionError
+from ..errors import Closing, CompanionError
 from ..table.events import HostDown, HostKey, HostUp, Put
+from .pinfactory import given
 from .sounds import Note, Sounds, packaged_sounds
 
 # Contacts settle within a few milliseconds; the pin factory (lgpio on a Pi) filters
@@ -28,16 +29,18 @@ class WiringError(CompanionError, ValueError):
     """A part given pins it cannot work with."""
 
 
-class HostButtons:
-    """◀ OK ▶ on three pins, pulled up, a press pulls low: a ``Source`` of raw edges."""
+class HostButtons(Closing):
+    """◀ OK ▶ on three pins, pulled up, a press pulls low: a ``Source`` of raw edges.
+    Every pin is made by ``pin_factory``."""
 
     def __init__(
         self,
-        pins: dict[str, int | str],
+        pins: Mapping[str, int | str],
         *,
-        pin_factory: Factory | None = None,
+        pin_factory: Factory,
         bounce_time: float | None = BOUNCE_TIME,
-    ):
+    ) -> None:
+        pin_factory = given(pin_factory, "host buttons")
         missing = [key.value for key in HostKey if key.value not in pins]
         if missing:
             raise WiringError(
@@ -87,8 +90,9 @@ def _wait(stop: threading.Event, seconds: float) -> bool:
     return stop.wait(seconds)
 
 
-class Beeper:
-    """The table's sounds, played by name on an optional buzzer; without one, silent.
+class Beeper(Closing):
+    """The table's sounds, played by name on an optional buzzer (a pin of ``pin_factory``);
+    without one, silent.
 
     A passive buzzer (``kind="passive"``: a piezo on a PWM pin) plays each note's pitch
     at the volume's duty cycle. An active buzzer (``kind="active"``, gpiozero's
@@ -105,9 +109,10 @@ class Beeper:
         kind: str = "active",
         sounds: Sounds | None = None,
         volume: int = DEFAULT_VOLUME,
-        pin_factory: Factory | None = None,
+        pin_factory: Factory,
         wait: Wait = _wait,
-    ):
+    ) -> None:
+        pin_factory = given(pin_factory, "buzzer")
         if kind not in KINDS:
             raise WiringError(f"buzzer: no kind {kind!r} (known: {', '.join(KINDS)})")
         self.kind = kind

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, Protocol, Required, TypedDict, Unpack, cast
 
 from gpiozero import DigitalOutputDevice
 from gpiozero.pins import Factory
@@ -31,14 +32,23 @@ from luma.core.error import Error as LumaError
 from luma.oled.device import sh1106, ssd1306, ssd1309, ssd1322
 from PIL import Image
 
-from ..errors import CompanionError
+from ..errors import Closing, CompanionError
+from .pinfactory import given
+
+if TYPE_CHECKING:  # imported where used: the serial interfaces are luma's, opened late
+    from luma.core.interface.serial import i2c, spi
 
 # Command codes (datasheets; luma.oled.const names them the same).
 COLUMNADDR, PAGEADDR = 0x21, 0x22
 PAGE_START, LOW_COLUMN, HIGH_COLUMN = 0xB0, 0x00, 0x10
 SET_COLUMNS, SET_ROWS, WRITE_RAM = 0x15, 0x75, 0x5C  # SSD1322
 NOP = 0xE3  # SSD1306, SSD1309 and SH1106 alike: a command that changes nothing
-DRIVERS = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106, "ssd1322": ssd1322}
+DRIVERS: dict[str, type[ssd1306] | type[sh1106] | type[ssd1322]] = {
+    "ssd1306": ssd1306,
+    "ssd1309": ssd1309,
+    "sh1106": sh1106,
+    "ssd1322": ssd1322,
+}
 SPI_ONLY = ("ssd1322",)  # the SSD1322 has no I²C interface
 # The SPI display's D/C and reset lines (BCM): the I²C pins, which an SPI display leaves
 # free. luma's own defaults, 24 and 25, are pad columns in the shipped pin map.
@@ -48,9 +58,32 @@ CONTRAST_LEVELS = 10  # contrast(level) takes 1..10
 # piece that gets through is known to be on the panel, whatever happens to the next.
 BLOCK = 32
 
+# The panels written page by page (ssd1309 is an ssd1306 to luma); the SSD1322, row by row.
+Paged = ssd1306 | sh1106
 # What the panel holds of a page (a byte per column, top row in bit 0) or, on the SSD1322,
 # of a pixel row (two bytes per 4 pixels, as one number); None: not known.
 Band = list[int | None]
+
+
+class I2cBus(Protocol):
+    """An smbus2 ``SMBus`` as luma's ``i2c`` interface drives it, or a stand-in (the
+    simulator's ``FakePanel``)."""
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int], /) -> None: ...
+
+
+class SpiBus(Protocol):
+    """A spidev ``SpiDev`` as luma's ``spi`` interface drives it, or a stand-in (the
+    simulator's ``FakeSsd1322``)."""
+
+    max_speed_hz: int
+    mode: int
+
+    def open(self, port: int, device: int, /) -> None: ...
+
+    def writebytes(self, data: list[int], /) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class DisplayError(CompanionError):
@@ -66,16 +99,14 @@ class Oled:
 
     def __init__(
         self, device: LumaDevice | Connector, on_error: Callable[[str], None] | None = None
-    ):
+    ) -> None:
         # A Connector: the display is not there yet; it is looked for at each retry.
         self._connector = device if isinstance(device, Connector) else None
-        self.device: LumaDevice | None = None if self._connector else device
+        self.device: LumaDevice | None = None if isinstance(device, Connector) else device
         self.size = device.size  # the panel's: 256×64 for the SSD1322
         self._on_error = on_error
-        # The panels known here get windows (pages, or rows); any other, whole frames.
-        self._kind = "whole" if self.device is None else _kind(self.device)
         self._image: Image.Image | None = None  # the last frame given
-        self._want: list[Band] = []  # that frame, page by page (or row by row)
+        self._want: list[list[int]] = []  # that frame, page by page (or row by row)
         self._held: list[Band] = []  # what the panel holds, likewise
         self._contrast: int | None = None  # the controller's level to keep, 0..255
         self._contrast_held = True
@@ -95,14 +126,15 @@ class Oled:
         self._flush()
 
     def _plan(self) -> None:
-        """What the panel must hold for the last frame given, band by band."""
-        image = self._image
-        if image is None:
+        """What the panel must hold for the last frame given, band by band. The panels
+        known here get windows (pages, or rows); any other, whole frames."""
+        image, device = self._image, self.device
+        if image is None or device is None:
             return
-        if self._kind == "pages":
-            self._want = page_bytes(self.device.preprocess(image))
-        elif self._kind == "rows":
-            self._want = row_units(self.device.preprocess(image))
+        if isinstance(device, Paged):
+            self._want = page_bytes(device.preprocess(image))
+        elif isinstance(device, ssd1322):
+            self._want = row_units(device.preprocess(image))
         else:  # luma's display() turns it to the panel's way itself
             self._want = [list(image.tobytes())]
         if len(self._held) != len(self._want):
@@ -139,10 +171,11 @@ class Oled:
         return canvas
 
     def _flush(self) -> None:
-        if self.device is None and not self._connect():
+        device = self.device if self.device is not None else self._connect()
+        if device is None:
             return
         problem = None
-        for send in self._sends():
+        for send in self._sends(device):
             try:
                 send()
             except (LumaError, OSError) as e:  # the other parts may still get through
@@ -153,22 +186,23 @@ class Oled:
             self.failing = False
             self._report("the display answers again")
 
-    def _connect(self) -> bool:
-        """Look for the missing display; once it answers, it is to get everything."""
+    def _connect(self) -> LumaDevice | None:
+        """Look for the missing display; once it answers, it is to get everything. The
+        device, or None while it does not answer."""
         assert self._connector is not None
         try:
             device = self._connector.open()
         except DisplayError as e:
             if not self.failing:
                 self._outage(e)
-            return False
-        self.device, self._kind = device, _kind(device)
+            return None
+        self.device = device
         self._held, self._want = [], []
         self._plan()
         self._contrast_held = self._contrast is None
         self._report(f"the display answers: {self._connector.where}")
         self.failing = False
-        return True
+        return device
 
     def _outage(self, error: Exception) -> None:
         self.failing = True
@@ -179,41 +213,43 @@ class Oled:
         if self._on_error is not None:
             self._on_error(message)
 
-    def _sends(self) -> list[Callable[[], None]]:
-        """What to send, part by part: the contrast if the panel lacks it, then the
-        frame's pages, or its window of rows, or the whole frame through luma's own
-        display() on any other device."""
-        sends: list[Callable[[], None]] = [] if self._contrast_held else [self._send_contrast]
-        if self._kind == "pages":
-            sends += [partial(self._send_page, page) for page in range(len(self._want))]
-        elif self._kind == "rows":
-            sends.append(self._send_rows)
-        elif self._held != self._want:
-            sends.append(self._send_whole)
+    def _sends(self, device: LumaDevice) -> list[Callable[[], None]]:
+        """What to send to ``device``, part by part: the contrast if the panel lacks it,
+        then the frame's pages, or its window of rows, or the whole frame through luma's
+        own display() on any other device."""
+        sends: list[Callable[[], None]] = []
+        if not self._contrast_held and self._contrast is not None:  # held while None
+            sends.append(partial(self._send_contrast, device, self._contrast))
+        if isinstance(device, Paged):
+            sends += [partial(self._send_page, device, page) for page in range(len(self._want))]
+        elif isinstance(device, ssd1322):
+            sends.append(partial(self._send_rows, device))
+        elif self._image is not None and self._held != self._want:  # nothing wanted: no frame
+            sends.append(partial(self._send_whole, device, self._image))
         return sends
 
-    def _send_contrast(self) -> None:
-        self.device.contrast(self._contrast)
+    def _send_contrast(self, device: LumaDevice, level: int) -> None:
+        device.contrast(level)
         self._contrast_held = True
 
-    def _send_page(self, page: int) -> None:
+    def _send_page(self, device: Paged, page: int) -> None:
         """Send the window of columns of ``page`` that the panel does not hold."""
         held, want = self._held[page], self._want[page]
         lacking = [x for x, (h, w) in enumerate(zip(held, want, strict=True)) if h != w]
         if not lacking:
             return
         x0, x1 = lacking[0], lacking[-1] + 1
-        self._address(page, x0, x1)
+        self._address(device, page, x0, x1)
         for start in range(x0, x1, BLOCK):
             end = min(start + BLOCK, x1)
             try:
-                self.device.data(want[start:end])
+                device.data(want[start:end])
             except (LumaError, OSError):
                 held[start:end] = [None] * (end - start)  # it may have landed, garbled
                 raise
             held[start:end] = want[start:end]
 
-    def _send_rows(self) -> None:
+    def _send_rows(self, device: ssd1322) -> None:
         """Send one window around what the panel lacks (SSD1322: rows, and columns of 4
         pixels), a row of it at a time: each row that gets through is known."""
         lacking = {
@@ -226,30 +262,29 @@ class Oled:
         x0 = min(lacking[row][0] for row in rows)
         x1 = max(lacking[row][-1] for row in rows) + 1
         # luma keeps the RAM's column offset private; its own display() writes there.
-        offset = self.device._column_offset // 4
-        self.device.command(SET_COLUMNS, offset + x0, offset + x1 - 1)
-        self.device.command(SET_ROWS, rows[0], rows[-1])
-        self.device.command(WRITE_RAM)
+        offset = device._column_offset // 4
+        device.command(SET_COLUMNS, offset + x0, offset + x1 - 1)
+        device.command(SET_ROWS, rows[0], rows[-1])
+        device.command(WRITE_RAM)
         for row in range(rows[0], rows[-1] + 1):
             held, want = self._held[row], self._want[row]
             try:
-                self.device.data([byte for unit in want[x0:x1] for byte in divmod(unit, 256)])
+                device.data([byte for unit in want[x0:x1] for byte in divmod(unit, 256)])
             except (LumaError, OSError):
                 held[x0:x1] = [None] * (x1 - x0)
                 raise
             held[x0:x1] = want[x0:x1]
 
-    def _send_whole(self) -> None:
+    def _send_whole(self, device: LumaDevice, image: Image.Image) -> None:
         try:
-            self.device.display(self._image)
+            device.display(image)
         except (LumaError, OSError):
             self.invalidate()
             raise
         self._held = [list(band) for band in self._want]
 
-    def _address(self, page: int, x0: int, x1: int) -> None:
+    def _address(self, device: Paged, page: int, x0: int, x1: int) -> None:
         """Point the panel's RAM at columns x0..x1-1 of ``page``."""
-        device = self.device
         # luma keeps the panels' column offsets private; they are what its own
         # display() uses, so the windows here land where its full frames do.
         if isinstance(device, sh1106):
@@ -258,14 +293,6 @@ class Oled:
         else:
             start = device._colstart
             device.command(COLUMNADDR, start + x0, start + x1 - 1, PAGEADDR, page, page)
-
-
-def _kind(device: LumaDevice) -> str:
-    if isinstance(device, (ssd1306, sh1106)):  # ssd1309 is an ssd1306 to luma
-        return "pages"
-    if isinstance(device, ssd1322):
-        return "rows"
-    return "whole"
 
 
 def page_bytes(frame: Image.Image) -> list[list[int]]:
@@ -304,8 +331,8 @@ class GpioLines:
 
     OUT, LOW, HIGH = "out", False, True
 
-    def __init__(self, pin_factory: Factory | None = None):
-        self._factory = pin_factory
+    def __init__(self, pin_factory: Factory) -> None:
+        self._factory = given(pin_factory, "display lines")
         self._lines: dict[int, DigitalOutputDevice] = {}
 
     def setup(self, pin: int, mode: str) -> None:
@@ -322,12 +349,25 @@ class GpioLines:
         self._lines.clear()
 
 
-def open_device(controller: str, interface: str, **where: object) -> LumaDevice:
+class Where(TypedDict, total=False):
+    """Where a display is, as ``Connector`` takes it: its keywords, the pin factory
+    required (an SPI display's D/C and reset lines are its pins)."""
+
+    port: int | None
+    address: int
+    rotate: int
+    dc: int
+    reset: int
+    pin_factory: Required[Factory]
+    bus: I2cBus | SpiBus | None
+
+
+def open_device(controller: str, interface: str, **where: Unpack[Where]) -> LumaDevice:
     """A real luma device: ``controller`` (ssd1306, ssd1309, sh1106, ssd1322) over
     ``interface`` i2c or spi, ``where`` as ``Connector`` takes it (port, address, rotate,
     an SPI display's dc and reset GPIOs, pin_factory). A display that is not there
     raises ``DisplayMissing``."""
-    connector = Connector(controller, interface, **where)  # type: ignore[arg-type]
+    connector = Connector(controller, interface, **where)
     try:
         return connector.open()
     except DisplayError:
@@ -335,7 +375,7 @@ def open_device(controller: str, interface: str, **where: object) -> LumaDevice:
         raise
 
 
-class Connector:
+class Connector(Closing):
     """A display that may not be there yet: ``open`` gives its luma device once it answers.
 
     Between tries the bus stays open (one file, not one per try), and the driver is built
@@ -343,6 +383,7 @@ class Connector:
     an exit hook, so a driver built at every failed try would pile up. An SPI panel
     cannot be heard; it counts as there once its bus opens. ``bus``: an SMBus (I²C) or
     SpiDev (SPI) to use in place of the system's, as the simulator's fake panels are.
+    An SPI display's D/C and reset lines are pins of ``pin_factory``.
     """
 
     def __init__(
@@ -355,9 +396,9 @@ class Connector:
         rotate: int = 0,
         dc: int = DC_PIN,
         reset: int = RESET_PIN,
-        pin_factory: Factory | None = None,
-        bus: object | None = None,
-    ):
+        pin_factory: Factory,
+        bus: I2cBus | SpiBus | None = None,
+    ) -> None:
         if controller not in DRIVERS:
             raise DisplayError(f"unknown display {controller!r} (known: {', '.join(DRIVERS)})")
         if interface not in ("i2c", "spi"):
@@ -367,11 +408,11 @@ class Connector:
         self.controller, self.interface, self.rotate = controller, interface, rotate
         self.port = (1 if interface == "i2c" else 0) if port is None else port
         self.address = address
-        self._pins = (dc, reset, pin_factory)
+        self._pins = (dc, reset, given(pin_factory, "display"))
         self._bus = bus
         width, height = (256, 64) if controller == "ssd1322" else (128, 64)
         self.size = (height, width) if rotate % 2 else (width, height)  # as luma turns it
-        self._serial: object | None = None  # the open I²C interface
+        self._serial: i2c | None = None  # the open I²C interface
         self._gpio: GpioLines | None = None  # an SPI display's D/C and reset lines
 
     @property
@@ -405,23 +446,28 @@ class Connector:
         if gpio is not None:
             gpio.cleanup()
 
-    def _open_serial(self) -> object:
+    def _open_serial(self) -> i2c | spi:
         from luma.core.interface.serial import i2c, spi
 
+        # The bus is of the kind the interface names (the config, or the simulator, says
+        # both): an SMBus over I²C, a SpiDev over SPI.
         if self.interface == "spi":
             dc, reset, factory = self._pins
             if self._gpio is None:
                 self._gpio = GpioLines(factory)
+            bus = cast("SpiBus | None", self._bus)
             return spi(
-                spi=self._bus, port=self.port, device=0, gpio=self._gpio, gpio_DC=dc, gpio_RST=reset
+                spi=bus, port=self.port, device=0, gpio=self._gpio, gpio_DC=dc, gpio_RST=reset
             )
         if self._serial is None:
-            self._serial = i2c(bus=self._bus, port=self.port, address=self.address)
+            smbus = cast("I2cBus | None", self._bus)
+            self._serial = i2c(bus=smbus, port=self.port, address=self.address)
         self._serial.command(NOP)  # raises unless the panel acknowledges its address
         return self._serial
 
 
-def driver(controller: str, serial: object, rotate: int) -> LumaDevice:
+def driver(controller: str, serial: i2c | spi, rotate: int) -> LumaDevice:
+    """The luma driver of ``controller`` on ``serial``."""
     if controller == "ssd1322":  # drawn in black and white: no greyscale to convert
         return ssd1322(serial, width=256, height=64, rotate=rotate, mode="1")
     return DRIVERS[controller](serial, rotate=rotate)

@@ -17,9 +17,11 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol, cast
 
 import serial
 
+from ..errors import Closing
 from ..table.events import HubMismatch, KeyStuck, PadDown, PadUp, Put
 from . import hublink
 from .hublink import PROTO, Beat, Down, Dropped, Error, Hello, Stuck, Up
@@ -49,7 +51,7 @@ class Session:
     between a hello answer in our protocol and the first gap in the sequence numbers.
     """
 
-    def __init__(self, put: Put, send: Callable[[bytes], None], report: Report):
+    def __init__(self, put: Put, send: Callable[[bytes], None], report: Report) -> None:
         self._put, self._send, self._report = put, send, report
         self._lines = hublink.Lines()
         self.held: set[Key] = set()  # keys reported down and not yet up
@@ -149,17 +151,34 @@ class Session:
             assert isinstance(message, Beat | Error)  # an error is said as it comes
 
 
-def open_port(url: str) -> serial.SerialBase:
+class Port(Protocol):
+    """What ``HubPads`` asks of the hub's port: pyserial's, or a test's own. A port that
+    also has pyserial's ``cancel_read`` gets its reads cut short by ``close``."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1, /) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def open_port(url: str) -> Port:
     """The hub's port: a device path or any URL pyserial's ``serial_for_url`` opens.
 
     Held exclusively (a second host on the same hub fails to open it, rather than the two
     taking each other's lines); URL transports take and ignore ``exclusive``."""
-    return serial.serial_for_url(
+    port = serial.serial_for_url(
         url, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT, exclusive=True
     )
+    # Every class serial_for_url returns (a posix Serial, loop://, socket://...) counts the
+    # bytes waiting; types-pyserial's SerialBase, their common base, leaves in_waiting out.
+    return cast(Port, port)
 
 
-class HubPads:
+class HubPads(Closing):
     """Every seat's pad through the hub at ``url``: a ``Source`` of pad events.
 
     ``clock`` times the hellos and the silence; the thread's own waits (between two
@@ -175,8 +194,8 @@ class HubPads:
         report: Report,
         clock: Callable[[], float] = time.monotonic,
         reopen_every: float = REOPEN_EVERY,
-        opener: Callable[[str], serial.SerialBase] = open_port,
-    ):
+        opener: Callable[[str], Port] = open_port,
+    ) -> None:
         self.url = url
         self._report = report
         self._clock = clock
@@ -187,7 +206,7 @@ class HubPads:
         self._session: Session | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._port: serial.SerialBase | None = None
+        self._port: Port | None = None
         self._port_lock = threading.Lock()  # close() cuts a read short; never a closed port's
         self._in_trouble = False  # a trouble with the port was said; said again once fixed
 
@@ -216,12 +235,6 @@ class HubPads:
         with self._ready:
             self._ready.wait_for(self._answered_or_stopped, timeout)
             return self._answered()
-
-    def __enter__(self) -> HubPads:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _answered(self) -> bool:
         return self._session is not None and self._session.answered
@@ -321,6 +334,6 @@ def _why(e: BaseException) -> str:
     return str(e)[:80] or type(e).__name__
 
 
-def _close_quietly(port: serial.SerialBase) -> None:
+def _close_quietly(port: Port) -> None:
     with contextlib.suppress(serial.SerialException, OSError):  # gone is closed enough
         port.close()

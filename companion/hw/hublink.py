@@ -92,7 +92,11 @@ class Error:
 
 
 Message = Hello | Down | Up | Stuck | Beat | Error
-_KEY_LINES = {"down": Down, "up": Up, "stuck": Stuck}
+_KEY_LINES: dict[str, type[Down] | type[Up] | type[Stuck]] = {
+    "down": Down,
+    "up": Up,
+    "stuck": Stuck,
+}
 ERRORS = ("crc", "unknown", "proto")
 
 

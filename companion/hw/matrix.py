@@ -25,7 +25,9 @@ from collections.abc import Callable, Iterable, Sequence
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
+from ..errors import Closing
 from ..table.events import STUCK, KeyStuck, PadDown, PadUp, Put
+from .pinfactory import given
 
 Key = tuple[int, int]  # (seat, card): seat 0-based, card 1..8
 
@@ -43,7 +45,7 @@ class Debouncer:
     ``stuck`` (None: never) is reported stuck, once per hold.
     """
 
-    def __init__(self, debounce: float, stuck: float | None = None):
+    def __init__(self, debounce: float, stuck: float | None = None) -> None:
         self.debounce = debounce
         self.stuck_after = stuck
         self._raw: frozenset[Key] = frozenset()  # the contacts closed at the last scan
@@ -98,8 +100,9 @@ class Debouncer:
         return events
 
 
-class PadMatrix:
-    """Every seat's pad on one matrix: a ``Source`` of ``PadDown`` / ``PadUp``.
+class PadMatrix(Closing):
+    """Every seat's pad on one matrix: a ``Source`` of ``PadDown`` / ``PadUp``, on pins of
+    ``pin_factory``.
 
     ``clock`` is read once per scan, so a clock that steps once a reading makes the
     debounce (and ``stuck``: None, never) count scans instead of seconds (the tests do
@@ -111,13 +114,14 @@ class PadMatrix:
         rows: Sequence[int | str],
         columns: Sequence[int | str],
         *,
-        pin_factory: Factory | None = None,
+        pin_factory: Factory,
         scan_interval: float = SCAN_INTERVAL,
         debounce: float = DEBOUNCE,
         clock: Callable[[], float] = time.monotonic,
         stuck: float | None = STUCK,
         stuck_scan_interval: float = STUCK_SCAN_INTERVAL,
-    ):
+    ) -> None:
+        pin_factory = given(pin_factory, "pad matrix")
         self._scan_interval = scan_interval
         self._stuck_scan_interval = stuck_scan_interval
         self._clock = clock
@@ -183,12 +187,6 @@ class PadMatrix:
         seconds pass first."""
         with self._lock:
             return self._lock.wait_for(self._idle, timeout)
-
-    def __enter__(self) -> PadMatrix:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _idle(self) -> bool:
         busy = (self._scanning and not self._resting) or self._woken
@@ -284,7 +282,7 @@ class PadMatrix:
 
     def _scan(self) -> set[Key]:
         """Drive one row at a time and read which columns it pulls low."""
-        seen = set()
+        seen: set[Key] = set()
         for row in self._rows:
             row.off()
         for seat, row in enumerate(self._rows):

@@ -76,6 +76,15 @@ def pin_factory(name: str, environ: Mapping[str, str] | None = None) -> Factory:
     return _first_that_works()
 
 
+def given(factory: Factory | None, part: str) -> Factory:
+    """``factory``, which every part is handed: a part never falls back to gpiozero's
+    default (``Device.pin_factory``, made on first use), as a device given None would.
+    ``part`` names the part in the ``TypeError`` that None raises."""
+    if factory is None:
+        raise TypeError(f"{part}: no pin factory given (gpiozero's default is never used)")
+    return factory
+
+
 def borrowed(factory: Factory) -> bool:
     """Whether ``factory`` is gpiozero's default, set in code: its owner closes it."""
     return factory is Device.pin_factory
@@ -127,7 +136,8 @@ def _open(name: str) -> Factory:
         if name in LIBRARIES and _is_library(e, LIBRARIES[name][0]):
             raise _Missing(name) from e
         raise
-    return getattr(module, class_name)()
+    factory: Factory = getattr(module, class_name)()
+    return factory
 
 
 def _is_library(error: ImportError, library: str) -> bool:

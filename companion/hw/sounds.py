@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import pairwise
+from typing import Any
 
 from gpiozero.tones import Tone
 
@@ -74,7 +75,7 @@ def load_sounds(text: str, source: str = "sounds.toml") -> Sounds:
         if name not in NAMES:
             known = ", ".join(NAMES)
             raise SoundsError(f"{source}: [sounds] {name}: not a sound the table makes ({known})")
-    notes = {}
+    notes: dict[str, tuple[Note, ...]] = {}
     for name in NAMES:
         if name not in sounds:
             raise SoundsError(f"{source}: [sounds] {name}: missing")
@@ -82,7 +83,7 @@ def load_sounds(text: str, source: str = "sounds.toml") -> Sounds:
     return Sounds(notes, _duty(_table(data, "volume", source).get("duty"), source))
 
 
-def _table(data: dict, name: str, source: str) -> dict:
+def _table(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
     table = data.get(name)
     if not isinstance(table, dict):
         raise SoundsError(f"{source}: [{name}]: missing, or not a table")
@@ -116,7 +117,7 @@ def _pitch(pitch: object, where: str) -> float | None:
         return None
     if isinstance(pitch, str) and Tone.regex.fullmatch(pitch):
         return Tone.from_note(pitch).frequency
-    if type(pitch) in (int, float) and 20 <= pitch <= 20000:
+    if (type(pitch) is int or type(pitch) is float) and 20 <= pitch <= 20000:
         return float(pitch)
     shown = repr(pitch[:40]) if isinstance(pitch, str) else str(pitch)[:40]
     raise SoundsError(

@@ -19,7 +19,7 @@ import tty
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..errors import CompanionError
+from ..errors import Closing, CompanionError
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "main.py"  # in a checkout
 STOP_WAIT = 5.0  # seconds the firmware has to end before it is killed
@@ -45,7 +45,7 @@ def firmware_command(main: Path | None = None) -> list[str]:
     return [micropython, str(main)]
 
 
-class SimulatedHub:
+class SimulatedHub(Closing):
     """The firmware running behind a pty: ``port`` for the host, ``press`` / ``release``
     for the players' fingers (seats 0-based, cards 1..8, as the simulator has them).
 
@@ -53,14 +53,14 @@ class SimulatedHub:
     the firmware and its pty, ``plug`` starts them again under the same name.
     """
 
-    def __init__(self, command: Sequence[str]):
+    def __init__(self, command: Sequence[str]) -> None:
         self._command = list(command)
         self._folder = tempfile.TemporaryDirectory(prefix="santo-domingo-hub-")
         self.port = str(Path(self._folder.name) / "santo-domingo-hub")
         self._keys: int | None = None
         self._slave: int | None = None
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close)
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         try:
             self.plug()
         except BaseException:

@@ -17,6 +17,7 @@ import select
 import termios
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from typing import Any
 
 ESC = "\x1b"
 # CSI and SS3 final characters: ESC [ C, or ESC O C in the terminal's application mode.
@@ -106,7 +107,7 @@ def _escape(text: str, i: int) -> tuple[str | None, int | None]:
 # --- the terminal ----------------------------------------------------------------------
 
 
-def raw_attributes(attrs: list) -> list:
+def raw_attributes(attrs: list[Any]) -> list[Any]:
     """``attrs`` (from ``termios.tcgetattr``) in raw mode: every byte as typed, at once,
     not echoed; Ctrl-C a byte, not a signal. Output processing stays on, so a newline
     still starts a new line."""

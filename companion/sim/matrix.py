@@ -18,6 +18,7 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 
+from gpiozero.pins import PinInfo
 from gpiozero.pins.mock import MockFactory
 
 from .pins import SimPin
@@ -28,11 +29,11 @@ Key = tuple[int, int]  # (seat, card)
 class _RowPin(SimPin):
     """A row line: when its level changes, the matrix recomputes the columns."""
 
-    def __init__(self, factory, info, matrix: SimulatedMatrix):
+    def __init__(self, factory: MockFactory, info: PinInfo, matrix: SimulatedMatrix) -> None:
         super().__init__(factory, info)
         self.matrix = matrix
 
-    def _change_state(self, value):
+    def _change_state(self, value: float) -> bool:
         changed = super()._change_state(value)
         if changed:
             self.matrix.update()
@@ -46,18 +47,20 @@ class _RowPin(SimPin):
 class _ColumnPin(SimPin):
     """A column line with a pull-up; counts how often it is read."""
 
-    def __init__(self, factory, info, matrix: SimulatedMatrix, card: int):
+    def __init__(
+        self, factory: MockFactory, info: PinInfo, matrix: SimulatedMatrix, card: int
+    ) -> None:
         super().__init__(factory, info)
         self.matrix = matrix
         self.card = card
         self.reads = 0
 
-    def _get_state(self):
+    def _get_state(self) -> float:
         self.reads += 1
         self.matrix.reading(self.card)
         return super()._get_state()
 
-    def _set_pull(self, value):
+    def _set_pull(self, value: str) -> None:
         super()._set_pull(value)
         self.matrix.update()  # a held key outweighs the pull-up
 
@@ -68,7 +71,9 @@ class SimulatedMatrix:
     Works on any ``MockFactory``; the simulator's ``SimFactory`` keeps no pin history.
     """
 
-    def __init__(self, factory: MockFactory, rows: Sequence[int], columns: Sequence[int]):
+    def __init__(
+        self, factory: MockFactory, rows: Sequence[int | str], columns: Sequence[int | str]
+    ) -> None:
         self._lock = threading.RLock()
         self._held: set[Key] = set()
         self._coming: dict[Key, deque[bool]] = {}  # a key's contact at its next readings

@@ -15,10 +15,12 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable
 
+from gpiozero.pins import Factory
+from luma.core.device import device as LumaDevice
 from PIL import Image
 
+from ..errors import Closing
 from ..hw.display import DC_PIN, RESET_PIN, SPI_ONLY, GpioLines, driver
-from ..hw.pinfactory import Factory
 
 # Commands that take arguments, and how many, per controller (from the datasheets).
 _COMMON_ARGS = {
@@ -46,8 +48,9 @@ CONTROL_COMMAND = 0x00
 CONTROL_DATA = 0x40
 
 
-class _Bus:
-    """What both fakes share: counting writes, and failing them on demand."""
+class _Bus(Closing):
+    """What both fakes share: counting writes, and failing them on demand. Closing one
+    (luma does, at its cleanup) changes nothing: a panel keeps what it shows."""
 
     def __init__(self) -> None:
         self.bytes_sent = 0  # bytes of the writes that got through (I²C: with control byte)
@@ -115,6 +118,7 @@ class FakePanel(_Bus):
         """The visible display RAM as a 1-bit image."""
         img = Image.new("1", (self.width, self.height))
         px = img.load()
+        assert px is not None  # a new image's pixels are in memory
         for page, row in enumerate(self.ram):
             for x in range(self.width):
                 byte = row[x + self.column_offset]
@@ -229,11 +233,13 @@ class FakeSsd1322(_Bus):
         if self._command == SET_CONTRAST:
             self.contrast = self._args[0]
         elif self._command == SET_COLUMNS:
-            self._window = (*self._args, *self._window[2:])
-            self._column, self._half = self._args[0], 0
+            first, last = self._args
+            self._window = (first, last, *self._window[2:])
+            self._column, self._half = first, 0
         else:
-            self._window = (*self._window[:2], *self._args)
-            self._row = self._args[0]
+            first, last = self._args
+            self._window = (*self._window[:2], first, last)
+            self._row = first
 
     def _pixels(self, byte: int) -> None:
         if self._row < self.RAM_ROWS and self._column < self.RAM_COLUMNS:
@@ -248,6 +254,9 @@ class FakeSsd1322(_Bus):
             self._row = r0 if self._row >= r1 else self._row + 1
 
 
+Panel = FakePanel | FakeSsd1322  # a fake panel of any controller
+
+
 def fake_device(
     controller: str = "ssd1306",
     rotate: int = 0,
@@ -255,7 +264,7 @@ def fake_device(
     pin_factory: Factory | None = None,
     dc: int = DC_PIN,
     reset: int = RESET_PIN,
-):
+) -> tuple[LumaDevice, Panel]:
     """A real luma driver on a fake bus: (device, panel). The SSD1322 is on a fake SPI
     device whose D/C and reset lines are gpiozero pins of ``pin_factory`` (None: a
     ``MockFactory`` of its own)."""

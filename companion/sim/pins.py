@@ -9,14 +9,17 @@ in every other way and remembers nothing: ``states`` stays empty.
 from __future__ import annotations
 
 from time import monotonic
+from typing import Any, TypeVar, overload
 
 from gpiozero.pins.mock import MockFactory, MockPin
+
+P = TypeVar("P", bound=MockPin)
 
 
 class SimPin(MockPin):
     """A ``MockPin`` whose ``states`` history stays empty."""
 
-    def _change_state(self, value) -> bool:
+    def _change_state(self, value: float) -> bool:
         if self._state == value:
             return False
         self._state = value
@@ -30,10 +33,18 @@ class SimPin(MockPin):
 class SimFactory(MockFactory):
     """A ``MockFactory`` that makes ``SimPin``s unless told otherwise."""
 
-    def __init__(self, revision: str | None = None):
+    def __init__(self, revision: str | None = None) -> None:
         super().__init__(revision, pin_class=SimPin)
 
-    def pin(self, name, pin_class=None, **kwargs):
+    @overload
+    def pin(self, name: int | str, pin_class: None = None, **kwargs: Any) -> MockPin: ...
+
+    @overload
+    def pin(self, name: int | str, pin_class: type[P], **kwargs: Any) -> P: ...
+
+    def pin(
+        self, name: int | str, pin_class: type[MockPin] | None = None, **kwargs: Any
+    ) -> MockPin:
         if pin_class is not None and not issubclass(pin_class, SimPin):
             raise TypeError(f"{pin_class.__name__} keeps a history; SimFactory needs a SimPin")
         return super().pin(name, pin_class, **kwargs)

@@ -13,10 +13,16 @@ import os
 import sys
 import threading
 from collections.abc import Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from ..errors import CompanionError
+from ..errors import Closing, CompanionError
+
+if TYPE_CHECKING:  # imported when a window opens: both are optional ([window])
+    import pygame
+    from luma.emulator.device import pygame as Emulator
 
 SCALE_MAX = 6
 HEADLESS = ("offscreen", "dummy")  # SDL's drivers without a screen: only when asked for
@@ -27,22 +33,19 @@ class WindowError(CompanionError, RuntimeError):
     """No window can be opened (pygame missing, or no display to open it on)."""
 
 
-def _modules():
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # its greeting would mix with --json
-    try:
-        import pygame
-        from luma.emulator.device import pygame as emulator
-    except ImportError:
-        raise WindowError("--window needs luma.emulator: pip install '.[window]'") from None
-    return pygame, emulator
-
-
-class Window:
+class Window(Closing):
     """A window showing the panel ``scale`` times (None: as large as fits the screen).
     It opens at the first frame, at that frame's size (a 128×64 or a 256×64 panel)."""
 
-    def __init__(self, title: str, scale: int | None = None):
-        pygame, self._emulator = _modules()
+    def __init__(self, title: str, scale: int | None = None) -> None:
+        # pygame's greeting would mix with --json
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        try:
+            import pygame
+            from luma.emulator.device import pygame as emulator
+        except ImportError:
+            raise WindowError("--window needs luma.emulator: pip install '.[window]'") from None
+        self._emulator = emulator
         if _no_screen():
             raise WindowError("--window: no display to open a window on (is DISPLAY set?)")
         self._pg = pygame
@@ -56,23 +59,25 @@ class Window:
         self._title = title
         self._scale = scale
         self.scale = 0  # the scale drawn at, once open
-        self._luma = None  # luma.emulator's device, made at the first frame
+        self._luma: Emulator | None = None  # luma.emulator's device, made at the first frame
         self._wake = pygame.event.custom_type()
         self._stop = pygame.event.custom_type()
         self._lock = threading.Lock()
         self._frame: Image.Image | None = None
         self.drawn = 0  # frames drawn so far
 
-    def _open(self, size: tuple[int, int]) -> None:
+    def _open(self, size: tuple[int, int]) -> Emulator:
         width, height = size
         scale = self._scale or _fit(self._pg.display.Info().current_w, width)
         self.scale = scale
-        self._luma = self._emulator(
+        luma = self._emulator(
             width=width, height=height, mode="1", transform="identity", scale=scale
         )
-        self._luma.persist = True  # its exit hook would draw into a window already gone
+        luma.persist = True  # its exit hook would draw into a window already gone
+        self._luma = luma
         self._pg.display.set_caption(self._title)
         self.screen = self._pg.display.set_mode((width * scale, height * scale))
+        return luma
 
     def show(self, image: Image.Image) -> None:
         """Hand over a frame (from any thread); the window's thread draws it."""
@@ -103,14 +108,16 @@ class Window:
             image, self._frame = self._frame, None
         if image is None:  # drawn already, with an earlier wake
             return
-        if self._luma is None or self._luma.size != image.size:
-            self._open(image.size)
-        surface = self._luma.to_surface(self._luma.preprocess(image.convert("1")))
+        luma = self._luma
+        if luma is None or luma.size != image.size:
+            luma = self._open(image.size)
+        surface = luma.to_surface(luma.preprocess(image.convert("1")))
         self.screen.blit(surface, (0, 0))
         self._pg.display.flip()
         self.drawn += 1
 
     def close(self) -> None:
+        """Close the window (pygame's whole display). Safe to call more than once."""
         self._pg.quit()
 
 
@@ -128,7 +135,7 @@ def _fit(screen_width: int, width: int) -> int:
     return max(1, min(SCALE_MAX, screen_width * 3 // 4 // width))
 
 
-def window_key(pg, event) -> str | None:
+def window_key(pg: ModuleType, event: pygame.event.Event) -> str | None:
     """The key (as ``sim.keyboard`` names them) of a pygame KEYDOWN event, or None."""
     named = {
         pg.K_LEFT: "left",

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 
 def _make_dirs(path: Path) -> None:
@@ -31,7 +31,7 @@ def _fsync_dir(path: Path) -> None:
 class FileOps:
     """Every call the state directory makes that reads or changes the disk."""
 
-    open_file: Callable[..., IO] = open
+    open_file: Callable[..., IO[Any]] = open
     replace: Callable[[Path, Path], None] = os.replace
     fsync: Callable[[int], None] = os.fsync
     fsync_dir: Callable[[Path], None] = _fsync_dir
@@ -42,7 +42,8 @@ class FileOps:
 def read_head(ops: FileOps, path: Path, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of ``path``: enough to tell a game from a huge file."""
     with ops.open_file(path, "rb") as f:
-        return f.read(limit + 1)
+        head: bytes = f.read(limit + 1)
+    return head
 
 
 def write_synced(ops: FileOps, path: Path, data: bytes) -> None:

@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from ..errors import Closing
 from ..game.boards import board_spec
 from ..game.names import HistorySummary, PastGame, Tally
 from ..game.record import GameRecord, state_to_dict
@@ -78,12 +79,12 @@ class Game:
     date: str
     finished: bool
     winners: tuple[int, ...]
-    result: dict | None
+    result: dict[str, Any] | None  # as ``companion replay --json`` gives it
     names: tuple[str | None, ...] | None
     board: object
     record: GameRecord
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``history --json`` form."""
         return {
             "id": self.game_id,
@@ -114,7 +115,7 @@ def continues(record: GameRecord, other: GameRecord) -> bool:
     return record.rounds[:n] == other.rounds[:n]
 
 
-class History:
+class History(Closing):
     """``history.sqlite`` in ``folder``. Opened at the first use; ``clock`` gives the
     dates (a seam: tests pass a fixed time)."""
 
@@ -125,7 +126,7 @@ class History:
         clock: Callable[[], datetime] = utc_now,
         report: Report | None = None,
         name: str = HISTORY_FILE,
-    ):
+    ) -> None:
         self.folder = folder
         self.path = folder / name
         self.clock = clock
@@ -220,6 +221,7 @@ class History:
         return history
 
     def close(self) -> None:
+        """Close the database (opened again at the next use). Safe to call more than once."""
         if self._db is not None:
             self._db.close()
             self._db = None

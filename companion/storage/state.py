@@ -73,7 +73,7 @@ class StateDir:
         *,
         ops: FileOps | None = None,
         clock: Callable[[], datetime] = datetime.now,
-    ):
+    ) -> None:
         self.path = path
         self.game_file = game_file
         self.ops = ops or FileOps()
@@ -85,8 +85,9 @@ class StateDir:
         self.temp = path / f"{game_file}.tmp"
         self.notes: tuple[str, ...] = ()  # what the last save() or set_aside() did besides
         # What this program wrote to the game file and the backup: a save finds them as
-        # it left them without parsing and replaying them again (a save a round).
-        self._written: dict[Path, bytes] = {}
+        # it left them without parsing and replaying them again (a save a round). None:
+        # not known (a backup made of a game file this program did not write).
+        self._written: dict[Path, bytes | None] = {}
 
     def check(self) -> None:
         """Refuse a game file name that is not a plain name, and a state folder that exists

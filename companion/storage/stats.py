@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from .history import Game
 
@@ -18,11 +19,11 @@ def labels(game: Game, who: Who) -> list[str]:
     return [who(seat, name, game.record.bot(seat)) for seat, name in enumerate(names)]
 
 
-def stats(games: Iterable[Game], who: Who) -> dict[str, dict]:
+def stats(games: Iterable[Game], who: Who) -> dict[str, dict[str, Any]]:
     """Per label, over the games that have a result: games, wins, win rate, average final
     VP, rounds per game, and per card (by its number) how often it was played and the VP
     its steps paid that seat."""
-    totals: dict[str, dict] = defaultdict(
+    totals: dict[str, dict[str, Any]] = defaultdict(
         lambda: {
             "games": 0,
             "wins": 0,
@@ -51,11 +52,11 @@ def stats(games: Iterable[Game], who: Who) -> dict[str, dict]:
     return {name: _figures(t) for name, t in sorted(totals.items())}
 
 
-def _zero() -> dict:
+def _zero() -> dict[str, Any]:
     return {"games": 0, "wins": 0, "vp": 0, "rounds": 0, "played": Counter(), "earned": Counter()}
 
 
-def _figures(t: dict) -> dict:
+def _figures(t: dict[str, Any]) -> dict[str, Any]:
     games = t["games"]
     return {
         "games": games,
