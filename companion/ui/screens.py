@@ -14,6 +14,7 @@ screen ends with a one-line hint saying what the host buttons do there.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 
@@ -202,7 +203,15 @@ def _columns(
     raise AssertionError("unreachable: the small font always lays out")
 
 
-def _set(left, right, name: str, pitch: int, w: int, top: int, extra) -> list[Item]:
+def _set(
+    left: Sequence[str],
+    right: Sequence[str],
+    name: str,
+    pitch: int,
+    w: int,
+    top: int,
+    extra: tuple[str, ...],
+) -> list[Item]:
     items: list[Item] = []
     for i, (a, b) in enumerate(zip_longest(left, right, fillvalue="")):
         items.append(_text(a, name, 0, top + i * pitch))
