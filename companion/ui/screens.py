@@ -300,8 +300,8 @@ def _seated(said: Said, content: Seated, w: int) -> list[Item]:
     marks = content.marks
     room = min(w // max(len(marks), 1) - 4, 36) - 2  # a mark's inside
     labels = [_label(m.seat, room) for m in marks]
-    say = content.say
-    items = [_title(_titled(said), w), _text(say, _fitting(say, w), 0, 14)]
+    doing = content.say
+    items = [_title(_titled(said), w), _text(doing, _fitting(doing, w), 0, 14)]
     return [*items, *_marks(labels, [m.placed for m in marks], 0, w)]
 
 
@@ -313,12 +313,12 @@ def _board(said: Said, content: Board, w: int) -> list[Item]:
         items += _row(row, i * ROW, w)
     below = content.below
     if isinstance(below, Countdown):
-        say = below.say
-        x = (w - width(say, font("body")) - 4 - 8) // 2
+        words = below.say
+        x = (w - width(words, font("body")) - 4 - 8) // 2
         return [
             *items,
-            _text(say, "body", x, MARKS_Y),
-            _text(str(below.seconds), "large", x + width(say, font("body")) + 4, MARKS_Y - 3),
+            _text(words, "body", x, MARKS_Y),
+            _text(str(below.seconds), "large", x + width(words, font("body")) + 4, MARKS_Y - 3),
         ]
     labels = [m.seat.label for m in below.marks]
     return items + _marks(labels, [m.placed for m in below.marks], below.need, w)
@@ -542,4 +542,15 @@ def _lit(item: Text) -> tuple[int, int, int, int] | None:
     return (item.x + x0, item.y + y0, item.x + x1 - 1, item.y + y1 - 1)
 
 
-__all__ = ["HEIGHT", "SIZE", "WIDTH", "Screen", "draw", "pieces", "render", "screen", "splash"]
+__all__ = [
+    "HEIGHT",
+    "SIZE",
+    "WIDTH",
+    "Screen",
+    "draw",
+    "layout",
+    "pieces",
+    "render",
+    "screen",
+    "splash",
+]
