@@ -144,7 +144,7 @@ def _resume(body: ResumeView, w: Catalog) -> Parts:
 def _join(body: JoinView, w: Catalog) -> Parts:
     seats = [Seat(w.seat(pad), name) for pad, name in enumerate(body.names)]
     seats += [Seat(w.seat(pad)) for pad in range(len(seats), len(body.joined))]
-    marks = tuple(Mark(seat, 1 if j else 0) for seat, j in zip(seats, body.joined, strict=False))
+    marks = tuple(Mark(seat, 1 if j else 0) for seat, j in zip(seats, body.joined, strict=True))
     seated = Seated(w.t("screen.join_hint"), marks)
     return w.t("screen.join"), seated, "hint.join", w.t("screen.seated", n=sum(body.joined))
 
