@@ -8,6 +8,7 @@ shows up here as a failing test and a new picture to look at.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 from dataclasses import replace
@@ -24,7 +25,17 @@ from companion.table.events import HostDown, HostKey, HubMismatch, KeyStuck, Pad
 from companion.table.setup import BOT_VALUES
 from companion.table.state import MENU_ITEMS
 from companion.ui.catalog import catalog, languages
-from companion.ui.screens import Screen, Text, notice_box, pieces, render, screen, splash
+from companion.ui.say import say
+from companion.ui.screens import (
+    Screen,
+    Text,
+    layout,
+    notice_box,
+    pieces,
+    render,
+    screen,
+    splash,
+)
 
 REFERENCES = Path(__file__).parent / "screens"
 SLOW = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=5)
@@ -191,6 +202,37 @@ def test_screen_matches_its_reference(name, size):
     reference = Image.open(path).convert("1")
     assert reference.size == image.size == size
     assert reference.tobytes() == image.tobytes(), f"{name} differs from {path}"
+
+
+def said_words(value: object) -> set[str]:
+    """Every string and number a ``Said`` holds, and its derived forms (``Offer.whole``,
+    ``Seat.named``), as text."""
+    if isinstance(value, str | int) and not isinstance(value, bool):
+        return {str(value)}
+    if isinstance(value, tuple):
+        return set().union(*(said_words(v) for v in value))
+    if dataclasses.is_dataclass(value):
+        found = set().union(
+            *(said_words(getattr(value, f.name)) for f in dataclasses.fields(value))
+        )
+        return found | {getattr(value, p) for p in ("whole", "named") if hasattr(value, p)}
+    return set()
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_the_oled_draws_what_the_screen_says_and_nothing_else(lang):
+    """The layouter places words, it makes none: every text on the panel is one the
+    semantic model holds (a Text may carry a ranking's place before the label)."""
+    words = catalog(lang)
+    for name, view in SHOTS.items():
+        said = say(view, words)
+        held = said_words(said)
+        for size in SIZES:
+            assert layout(said, size) == screen(view, words, size)
+            for text in texts(layout(said, size)):
+                place, dot, label = text.partition(".")
+                ranked = dot and place.isdigit() and label in held
+                assert text in held or ranked, (lang, name, size, text)
 
 
 def texts(shown: Screen) -> list[str]:

@@ -545,3 +545,15 @@ def test_the_page_lists_the_last_games_and_reads_again_only_when_the_file_change
     history.close()
     assert "Zoë" in pages.stats(WORDS) and len(opened) == 3
     assert sum(s["games"] for s in pages.stats(WORDS).values()) == games + 3
+
+
+def test_a_server_in_a_with_block_is_closed_at_its_end_and_closing_twice_is_harmless(tmp_path):
+    table = Table([].append, DeviceSettings, tuple(languages()), tmp_path)
+    with WebServer(table, "127.0.0.1", 0) as server:
+        port = server.address[1]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/view", timeout=5) as answer:
+            assert json.loads(answer.read()) == {"phase": None}
+    assert server.closing
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    server.close()  # again: nothing to do

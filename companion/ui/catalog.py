@@ -42,7 +42,7 @@ class _Forms(string.Formatter):
 
     def format_field(self, value: object, format_spec: str) -> str:
         if "|" not in format_spec:
-            return super().format_field(value, format_spec)
+            return str(super().format_field(value, format_spec))
         one, other = format_spec.split("|", 1)
         return one if isinstance(value, int) and abs(value) in self.singular else other
 

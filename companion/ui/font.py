@@ -22,6 +22,8 @@ import json
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -41,11 +43,11 @@ class Font:
     slots: dict[int, str] = field(repr=False, compare=False)
 
 
-def _folder():
+def _folder() -> Traversable:
     return resources.files(__package__).joinpath("fonts")
 
 
-def _load(name: str, manifest: dict) -> Font:
+def _load(name: str, manifest: dict[str, Any]) -> Font:
     info = manifest["fonts"][name]
     # ImageFont.load opens the .png beside the .pil by name: the package is installed as
     # files (pip unpacks wheels), so as_file hands back the file itself.

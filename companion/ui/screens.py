@@ -1,10 +1,11 @@
-"""Screens: the public view turned into a picture, on a canvas of any size.
+"""Screens: what a screen says laid out as a picture, on a canvas of any size.
 
-``screen(view, words, size)`` builds a ``Screen`` from ``table.public_view()`` (never
-from the table itself, so a hidden choice cannot reach the panel): data saying what to
-draw where, in the catalog's language. ``render(screen)`` draws it on a 1-bit canvas; it
-is a pure function of the screen, with the pixel fonts of ``font.py``. ``pieces(screen)``
-gives every piece's box, for the fit test.
+``screen(view, words, size)`` is ``layout(say(view, words), size)``: ``say`` builds what
+the screen says from ``table.public_view()`` (``said.Said``: words, no pixels), and
+``layout`` places it on a ``size`` canvas as a ``Screen``, data saying what to draw
+where, choosing fonts, columns and short forms so that it fits. ``render(screen)`` draws
+it on a 1-bit canvas; it is a pure function of the screen, with the pixel fonts of
+``font.py``. ``pieces(screen)`` gives every piece's box, for the fit test.
 
 The main picture, while the seats choose, is the board: its three rows as tracks of the
 spaces 0..15 with their markers, each value large, and one large mark per seat. Every
@@ -13,32 +14,33 @@ screen ends with a one-line hint saying what the host buttons do there.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 
 from PIL import Image, ImageDraw
 
-from ..rules import Beggar, Bonus, Discard, Share, Trade
-from ..table.view import (
-    BoardView,
-    ChoosingView,
-    ConfirmView,
-    JoinView,
-    MenuView,
-    OptionsView,
-    OverView,
-    ResumeView,
-    RevealView,
-    ScoresView,
-    StepView,
-    TradeView,
-    View,
-)
-from . import settings_screens
+from ..table.view import View
 from .catalog import Catalog
 from .font import draw_text, font, ink, width
 from .icons import SIZE as ICON
 from .icons import icon
+from .said import (
+    Board,
+    Choices,
+    Countdown,
+    Discards,
+    Lines,
+    Offer,
+    PerSeat,
+    Ranking,
+    Row,
+    Said,
+    Scores,
+    Seat,
+    Seated,
+)
+from .say import say
 
 SIZE = (128, 64)  # the SSD1306, SH1106 and SSD1309; the SSD1322 is 256×64
 WIDTH, HEIGHT = SIZE
@@ -102,26 +104,14 @@ class Screen:
 
 def screen(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Screen:
     """The screen for a public view, in the catalog's language, on a ``size`` canvas."""
+    return layout(say(view, words), size)
+
+
+def layout(said: Said, size: tuple[int, int] = SIZE) -> Screen:
+    """What a screen says, laid out on a ``size`` canvas in the pixel fonts."""
     w = size[0]
-    words = words.with_bots(view.bots)
-    build = _BUILDERS.get(type(view.body), _settings)
-    items, hint, right = build(view, words, w)
-    notice = None
-    if view.notice is not None:
-        key, values = view.notice
-        notice = words.t(key, **{k: _named(words, k, v) for k, v in values})
-    return Screen(size, (*items, *_hint(words.t(hint), right, size)), notice)
-
-
-def _named(words: Catalog, name: str, value: object) -> object:
-    """A notice's value as people read it: a seat's name, a card's, a host button's."""
-    if name == "seat":
-        return words.seat(value)
-    if name == "card":
-        return words.card(value)
-    if name == "button":
-        return words.t(f"keys.{value}")
-    return value
+    items = _items(said, w)
+    return Screen(size, (*items, *_hint(said.hint, said.fact, size)), said.notice)
 
 
 def draw(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Image.Image:
@@ -213,7 +203,15 @@ def _columns(
     raise AssertionError("unreachable: the small font always lays out")
 
 
-def _set(left, right, name: str, pitch: int, w: int, top: int, extra) -> list[Item]:
+def _set(
+    left: Sequence[str],
+    right: Sequence[str],
+    name: str,
+    pitch: int,
+    w: int,
+    top: int,
+    extra: tuple[str, ...],
+) -> list[Item]:
     items: list[Item] = []
     for i, (a, b) in enumerate(zip_longest(left, right, fillvalue="")):
         items.append(_text(a, name, 0, top + i * pitch))
@@ -231,33 +229,21 @@ def _space(w: int) -> int:
     return max(4, (w - 32 - 30) // SPACES)
 
 
-def _row(name: str, value: int, y: int, w: int, moved: int | None = None) -> list[Item]:
-    """One board row: its picture, its value large, its track."""
+def _row(row: Row, y: int, w: int) -> list[Item]:
+    """One board row: its picture, its value large, its track; the trader's rate after."""
     large = font("large")
-    return [
-        Icon(name, 0, y + 2),
-        _right(str(value), "large", 29, y - 2 - (large.height - 16)),
-        Track(value, 32, y, _space(w), moved),
+    items: list[Item] = [
+        Icon(row.name, 0, y + 2),
+        _right(str(row.value), "large", 29, y - 2 - (large.height - 16)),
+        Track(row.value, 32, y, _space(w), row.moved),
     ]
+    return items + ([] if row.rate is None else _rate(row.rate, w, y))
 
 
-def _rate(board: BoardView, w: int, y: int) -> list[Item]:
-    """The rate on the trader marker's space, ``?`` while the shipped table is unverified."""
-    rate = board.rate
-    text = "-" if rate is None else f"{rate.goods}:{rate.vp}"
-    if not board.verified:
-        text += "?"
+def _rate(text: str, w: int, y: int) -> list[Item]:
+    """The rate on the trader marker's space, right of the track."""
     x = 32 + SPACES * _space(w) + 2
     return [_text(text, _fitting(text, w - x), x, y)]
-
-
-def _board(board: BoardView, w: int) -> list[Item]:
-    """The three rows, stacked: VP, goods, trader (as on the board)."""
-    items: list[Item] = []
-    moved = dict([board.moved]) if board.moved else {}
-    for i, name in enumerate(("vp", "goods", "trader")):
-        items += _row(name, getattr(board.rows, name), i * ROW, w, moved.get(name))
-    return items + _rate(board, w, 2 * ROW)
 
 
 def _marks(labels: list[str], placed: list[int], need: int, w: int) -> list[Item]:
@@ -285,196 +271,106 @@ def _centred_in(text: str, x0: int, w: int, y: int, fill: int) -> Text:
     return Text(text, name, x0 + (w - width(text, font(name))) // 2, y, fill)
 
 
-def _named_labels(view: View, w: Catalog, seats: int) -> list[str]:
-    """Each seat's name, or its label P1.. where it has none."""
-    return [_seat_name(view, s) or w.seat(s) for s in range(seats)]
-
-
 def _label_width(labels: list[str]) -> int:
     """The widest label in the body font; at least a seat label's (P1)."""
     return max(12, *(width(label, font("body")) for label in labels))
 
 
-def _label(seat: str, name: str | None, room: int) -> str:
+def _label(seat: Seat, room: int) -> str:
     """A pad's name where it fits ``room`` pixels (in the small font at least), else its
     label P1.."""
-    return name if name and width(name, font("small")) <= room else seat
-
-
-def _seat_name(view: View, seat: int) -> str | None:
-    names = view.body.names  # the scores' and the ranking's
-    return names[seat] if seat < len(names) else None
+    name = seat.name
+    return name if name and width(name, font("small")) <= room else seat.label
 
 
 # --- the screens ---------------------------------------------------------------------
 
 
-Built = tuple[list[Item], str, str | None]  # the items, the hint's key, the hint's right
+def _plain(said: Said, content: Lines, w: int) -> list[Item]:
+    """Resume, confirm and the settings' pages without a cursor: a title, lines."""
+    return [_title(_titled(said), w), *_lines(list(content.lines), w)]
 
 
-def _resume(view: View, w: Catalog, width_: int) -> Built:
-    body: ResumeView = view.body
-    lines = [w.t("screen.resume_game", players=body.players, n=body.rounds)]
-    if body.backup:
-        lines.append(w.t("screen.resume_backup"))
-    return [_title(w.t("screen.resume"), width_), *_lines(lines, width_)], "hint.resume", None
+def _choices(said: Said, content: Choices, w: int) -> list[Item]:
+    """The options, the menu, the settings' lists: a title, lines, the cursor's inverted."""
+    return [_title(_titled(said), w), *_list(list(content.lines), content.cursor, w)]
 
 
-def _join(view: View, w: Catalog, width_: int) -> Built:
-    body: JoinView = view.body
-    seated = [1 if j else 0 for j in body.joined]
-    room = min(width_ // max(len(body.joined), 1) - 4, 36) - 2  # a mark's inside
-    labels = [_label(w.seat(pad), name, room) for pad, name in enumerate(body.names)]
-    labels += [w.seat(pad) for pad in range(len(labels), len(body.joined))]
-    say = w.t("screen.join_hint")
-    items = [_title(w.t("screen.join"), width_), _text(say, _fitting(say, width_), 0, 14)]
-    right = w.t("screen.seated", n=sum(body.joined))
-    return [*items, *_marks(labels, seated, 0, width_)], "hint.join", right
+def _seated(said: Said, content: Seated, w: int) -> list[Item]:
+    marks = content.marks
+    room = min(w // max(len(marks), 1) - 4, 36) - 2  # a mark's inside
+    labels = [_label(m.seat, room) for m in marks]
+    doing = content.say
+    items = [_title(_titled(said), w), _text(doing, _fitting(doing, w), 0, 14)]
+    return [*items, *_marks(labels, [m.placed for m in marks], 0, w)]
 
 
-def _options(view: View, w: Catalog, width_: int) -> Built:
-    body: OptionsView = view.body
-    name = w.t(f"board.{body.board}") if body.board else w.t("board.custom")
-    if not body.verified:
-        name += "?"
-    values = {"board": name, "target": body.target}
-    lines = [w.t(f"screen.option.{item}", **values) for item in body.items if item != "bot"]
-    lines[2:2] = _bot_options(body, w)
-    item = body.items[body.cursor]
-    hint = "hint.start" if item == "start" else "hint.option_first" if body.first else "hint.option"
-    items = [_title(w.t("screen.options"), width_), *_list(lines, body.cursor, width_)]
-    return items, hint, None
-
-
-def _bot_options(body: OptionsView, w: Catalog) -> list[str]:
-    """A line per bot seat, "B3: bot, strong", and one to add a bot if a seat is left."""
-    seats = (w.t("seat.bot", n=body.people + i + 1) for i in range(len(body.bots)))
-    lines = [
-        w.t("screen.option.bot", seat=seat, strength=w.t(f"bot.{strength}"))
-        for seat, strength in zip(seats, body.bots, strict=True)
-    ]
-    if body.items.count("bot") > len(body.bots):
-        lines.append(w.t("screen.option.add_bot"))
-    return lines
-
-
-def _choosing(view: View, w: Catalog, width_: int) -> Built:
-    body: ChoosingView = view.body
-    items = _board(view.board, width_)
-    round_ = w.t("screen.round", n=body.round)
-    if body.countdown is not None:
-        say = w.t("screen.countdown")
-        x = (width_ - width(say, font("body")) - 4 - 8) // 2
-        items += [
-            _text(say, "body", x, MARKS_Y),
-            _text(str(body.countdown), "large", x + width(say, font("body")) + 4, MARKS_Y - 3),
+def _board(said: Said, content: Board, w: int) -> list[Item]:
+    """The three rows, stacked: VP, goods, trader (as on the board); under them the
+    seats' marks, or the countdown."""
+    items: list[Item] = []
+    for i, row in enumerate(content.rows):
+        items += _row(row, i * ROW, w)
+    below = content.below
+    if isinstance(below, Countdown):
+        words = below.say
+        x = (w - width(words, font("body")) - 4 - 8) // 2
+        return [
+            *items,
+            _text(words, "body", x, MARKS_Y),
+            _text(str(below.seconds), "large", x + width(words, font("body")) + 4, MARKS_Y - 3),
         ]
-        return items, "hint.countdown", round_
-    labels = [w.seat(s) for s in range(len(body.placed))]
-    items += _marks(labels, list(body.placed), body.need, width_)
-    hint = "hint.supply" if view.phase.value == "supply" else "hint.choose"
-    return items, hint, round_
+    labels = [m.seat.label for m in below.marks]
+    return items + _marks(labels, [m.placed for m in below.marks], below.need, w)
 
 
-def _reveal(view: View, w: Catalog, width_: int) -> Built:
-    body: RevealView = view.body
-    full = [
-        f"{w.seat(s)} {' '.join(w.card(c) for c in cards)}" for s, cards in enumerate(body.plays)
-    ]
-    short = [
-        f"{w.seat(s)} {' '.join(w.short_card(c) for c in cards)}"
-        for s, cards in enumerate(body.plays)
-    ]
-    items = [_title(w.t("screen.reveal"), width_), *_columns(full, short, width_, LIST_TOP)]
-    return items, "hint.next", w.t("screen.round", n=body.round)
-
-
-def _step(view: View, w: Catalog, width_: int) -> Built:
-    body: StepView = view.body
-    step = body.step
-    times = w.t("screen.times", n=len(step.gains)) if len(step.gains) > 1 else ""
-    title = w.card(step.card) + times if step.card else w.t("screen.discard")
-    items: list[Item] = [_title(title, width_)]
+def _per_seat(said: Said, content: PerSeat, w: int) -> list[Item]:
+    """The reveal, and a step's gains under the row it moved."""
+    items: list[Item] = [_title(_titled(said), w)]
     top = LIST_TOP
-    if isinstance(step, Share | Trade) and view.board is not None:
-        name = step.row.value if isinstance(step, Share) else "trader"
-        moved = view.board.moved[1] if view.board.moved else None
-        items += _row(name, getattr(view.board.rows, name), top, width_, moved)
-        if name == "trader":
-            items += _rate(view.board, width_, top)
+    if content.row is not None:
+        items += _row(content.row, top, w)
         top += ROW + 1
-    if isinstance(step, Discard):
-        seats = " ".join(w.seat(s) for s, _ in step.cards)
-        items += _lines([w.t("screen.discards"), seats], width_, top, 11)
-    else:
-        full, short = _gains(step, w, False), _gains(step, w, True)
-        extra = []
-        if isinstance(step, Beggar):
-            extra = [w.t("screen.take_back")]
-        elif isinstance(step, Bonus):
-            extra = [w.t("screen.not_from_board")]
-        items += _columns(full, short, width_, top, tuple(extra))
-    return items, "hint.next", w.t("screen.round", n=body.round)
+    full = [line.long for line in content.lines]
+    short = [line.short for line in content.lines]
+    return items + _columns(full, short, w, top, content.extra)
 
 
-def _gains(step, w: Catalog, short: bool) -> list[str]:
-    out = []
-    for g in step.gains:
-        seat = w.seat(g.seat)
-        if isinstance(step, Trade) and not g.goods:  # nothing on offer, or chose none
-            key = "screen.no_trade_gain_short" if short else "screen.no_trade_gain"
-            out.append(w.t(key, seat=seat))
-        elif isinstance(step, Trade):
-            key = "screen.trade_gain_short" if short else "screen.trade_gain"
-            out.append(w.t(key, seat=seat, spent=-g.goods, vp=g.vp))
-        elif g.vp or (isinstance(step, Bonus) and step.in_vp):
-            out.append(w.t("screen.gain_vp", seat=seat, n=g.vp))
-        else:
-            key = "screen.gain_goods_short" if short else "screen.gain_goods"
-            out.append(w.t(key, seat=seat, n=g.goods))
-    return out
+def _discards(said: Said, content: Discards, w: int) -> list[Item]:
+    return [_title(_titled(said), w), *_lines([content.by, content.seats], w, LIST_TOP, 11)]
 
 
-def _trade(view: View, w: Catalog, width_: int) -> Built:
-    body: TradeView = view.body
-    title = w.t("screen.trade", seat=w.seat(body.seat))
-    held = w.t("screen.trade_held", n=body.held)
-    items: list[Item] = [_title(title, width_)]
-    if width(title, font("body")) + 6 + width(held, font("small")) <= width_:
-        items.append(_right(held, "small", width_ - 1, 2))
-    items += _row("trader", body.space, LIST_TOP, width_)
-    board = BoardView(view.board.rows, body.rates[0] if body.rates else None, view.board.verified)
-    items += _rate(board, width_, LIST_TOP)
-    if body.spent:
-        offer = w.t("screen.trade_offer", spent=body.spent)
-        buys = w.t("screen.trade_buys", vp=body.vp)
-    else:
-        offer, buys = w.t("screen.no_trade"), w.t("screen.trade_keeps", n=body.held)
-    whole = f"{offer} {buys}"
-    if width(whole, font("body")) <= width_:
+def _offer(said: Said, content: Offer, w: int) -> list[Item]:
+    title, held = _titled(said), content.held
+    items: list[Item] = [_title(title, w)]
+    if width(title, font("body")) + 6 + width(held, font("small")) <= w:
+        items.append(_right(held, "small", w - 1, 2))
+    items += _row(content.row, LIST_TOP, w)
+    offer, buys, whole = content.offer, content.buys, content.whole
+    if width(whole, font("body")) <= w:
         items.append(_text(whole, "body", 0, 29))
     else:  # the VP it buys large, on a line of its own
-        big = ("large", "body", "small") if body.spent else ("body", "small")
+        big = ("large", "body", "small") if content.buying else ("body", "small")
         items += [
-            _text(offer, _fitting(offer, width_), 0, 27),
-            _text(buys, _fitting(buys, width_, big), 0, 36 if body.spent else 39),
+            _text(offer, _fitting(offer, w), 0, 27),
+            _text(buys, _fitting(buys, w, big), 0, 36 if content.buying else 39),
         ]
-    return items, "hint.trade", None
+    return items
 
 
-def _scores(view: View, w: Catalog, width_: int) -> Built:
+def _scores(said: Said, content: Scores, width_: int) -> list[Item]:
     """A line per seat: VP and goods large, cards in hand; two columns past three seats,
     with a rule between them. The columns move right as the VP grow a digit."""
-    body: ScoresView = view.body
-    n = len(body.players)
+    lines = content.lines
+    n = len(lines)
     columns = 1 if n <= 3 else 2
     col_w = width_ // columns
-    digits = max(2, *(len(str(p.vp)) for p in body.players))
+    digits = max(2, *(len(str(p.vp)) for p in lines))
     hand_r = col_w - 4  # at the column's edge: apart from the goods, not read as one number
-    labels = _named_labels(view, w, len(body.players))
+    labels = [p.seat.named for p in lines]
     vp_r = _label_width(labels) + 1 + 8 * digits  # each value's last column, from the left
     if hand_r - font("body").advance < vp_r + 19 + 4:  # the names leave no room: P1..
-        labels = [w.seat(s) for s in range(len(body.players))]
+        labels = [p.seat.label for p in lines]
         vp_r = 12 + 1 + 8 * digits
     goods_r = vp_r + 3 + 16
     hand = "body" if hand_r - font("body").advance >= goods_r + 4 else "small"
@@ -489,7 +385,7 @@ def _scores(view: View, w: Catalog, width_: int) -> Built:
             Icon("hand", x + max(hand_r - 6, goods_r + 1), 0),
         ]
     pitch = 13 if columns == 2 or n == 3 else 16
-    for s, p in enumerate(body.players):
+    for s, p in enumerate(lines):
         c = s % columns if columns == 2 else 0
         x, y = c * col_w, 9 + (s // columns) * pitch
         items += [
@@ -498,80 +394,57 @@ def _scores(view: View, w: Catalog, width_: int) -> Built:
             _right(str(p.goods), "large", x + goods_r, y - 3),
             _right(str(p.cards), hand, x + hand_r, y + (0 if hand == "body" else 2)),
         ]
-    hint = "hint.back" if body.back else "hint.scores"
-    return items, hint, w.t("screen.round", n=body.round)
+    return items
 
 
-def _over(view: View, w: Catalog, width_: int) -> Built:
-    body: OverView = view.body
-    end = body.outcome
-    if len(end.winners) == 1:
-        seat = end.winners[0]
-        title = w.t("screen.winner", seat=w.seat(seat))
-        named = w.t("screen.winner", seat=_seat_name(view, seat) or w.seat(seat))
-        title = named if width(named, font("small")) <= width_ else title
-    else:
-        title = w.t("screen.shared")
-    places = [(place, s) for place, seats in end.places for s in seats]
+def _ranking(said: Said, content: Ranking, width_: int) -> list[Item]:
+    title = _titled(said)
+    if width(title, font("small")) > width_:  # the winner's name leaves no room: P1..
+        title = content.title_short
+    places = content.places
     columns = 1 if len(places) <= 3 else 2
     col_w = width_ // columns
     items: list[Item] = [_title(title, width_)]
-    labels = _named_labels(view, w, len(end.vp))
-    digits = 8 * max(2, *(len(str(v)) for v in end.vp))
+    labels = [p.seat.named for p in places]
+    digits = 8 * max(2, *(len(str(p.vp)) for p in places))
     vp_r = max(4 * font("body").advance, 2 * 6 + _label_width(labels)) + 1 + digits
     if vp_r + 3 + ICON > col_w:  # the names leave no room for the VP: P1..
-        labels = [w.seat(s) for s in range(len(end.vp))]
+        labels = [p.seat.label for p in places]
         vp_r = 4 * font("body").advance + 1 + digits
-    for i, (place, s) in enumerate(places):
+    for i, p in enumerate(places):
         x, y = (i % columns) * col_w, LIST_TOP + 1 + (i // columns) * 13
         if columns == 1:
             x, y = 0, LIST_TOP + 1 + i * 13
-        label = f"{place}.{labels[s]}"
-        items += [_text(label, "body", x, y), _right(str(end.vp[s]), "large", x + vp_r, y - 3)]
+        label = f"{p.place}.{labels[i]}"
+        items += [_text(label, "body", x, y), _right(str(p.vp), "large", x + vp_r, y - 3)]
         items.append(Icon("vp", x + vp_r + 3, y + 3))
-    return items, "hint.over", None
+    return items
 
 
-def _menu(view: View, w: Catalog, width_: int) -> Built:
-    body: MenuView = view.body
-    lines = [w.t(f"screen.menu.{item}") for item in body.items]
-    hint = "hint.menu_first" if body.cursor == 0 else "hint.menu"
-    return [_title(w.t("screen.menu"), width_), *_list(lines, body.cursor, width_)], hint, None
+def _titled(said: Said) -> str:
+    assert said.title is not None, f"{type(said.content).__name__} has a title"
+    return said.title
 
 
-def _confirm(view: View, w: Catalog, width_: int) -> Built:
-    body: ConfirmView = view.body
-    if body.action == "undo":
-        key = "screen.confirm.undo_end" if body.ended else "screen.confirm.undo"
-        title = w.t("screen.confirm_undo", n=body.rounds)
-    else:
-        key, title = "screen.confirm.end", w.t("screen.confirm")
-    lines = w.t(key, n=body.rounds).split("\n")
-    return [_title(title, width_), *_lines(lines, width_)], "hint.confirm", None
-
-
-_BUILDERS = {
-    ResumeView: _resume,
-    JoinView: _join,
-    OptionsView: _options,
-    ChoosingView: _choosing,
-    RevealView: _reveal,
-    StepView: _step,
-    TradeView: _trade,
-    ScoresView: _scores,
-    OverView: _over,
-    MenuView: _menu,
-    ConfirmView: _confirm,
-}
-
-
-def _settings(view: View, w: Catalog, width_: int) -> Built:
-    """The settings, the rates editor and its question (``settings_screens``), laid out
-    as the menu is."""
-    page = settings_screens.BUILDERS[type(view.body)](view.body, w)
-    lines = list(page.lines)
-    listed = _lines(lines, width_) if page.cursor is None else _list(lines, page.cursor, width_)
-    return [_title(page.title, width_), *listed], page.hint, None
+def _items(said: Said, w: int) -> list[Item]:
+    content = said.content
+    if isinstance(content, Lines):
+        return _plain(said, content, w)
+    if isinstance(content, Choices):
+        return _choices(said, content, w)
+    if isinstance(content, Seated):
+        return _seated(said, content, w)
+    if isinstance(content, Board):
+        return _board(said, content, w)
+    if isinstance(content, PerSeat):
+        return _per_seat(said, content, w)
+    if isinstance(content, Discards):
+        return _discards(said, content, w)
+    if isinstance(content, Offer):
+        return _offer(said, content, w)
+    if isinstance(content, Scores):
+        return _scores(said, content, w)
+    return _ranking(said, content, w)
 
 
 # --- drawing ------------------------------------------------------------------------
@@ -582,12 +455,12 @@ def render(screen: Screen) -> Image.Image:
     image = Image.new("1", screen.size)
     canvas = ImageDraw.Draw(image)
     for item in screen.items:
-        _DRAW[type(item)](canvas, image, item)
+        _draw(canvas, item)
     notice = _notice(screen)
     if notice is not None:
         w, h = screen.size
         canvas.rectangle((0, MARKS_Y - 1, w - 1, h - 1), fill=0, outline=1)
-        _draw_text(canvas, image, notice)
+        _draw_text(canvas, notice)
     return image
 
 
@@ -600,19 +473,22 @@ def _notice(screen: Screen) -> Text | None:
     return Text(screen.notice, name, 3, (MARKS_Y + h - font(name).height) // 2)
 
 
-def _draw_text(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Text) -> None:
+def _draw(canvas: ImageDraw.ImageDraw, item: Item) -> None:
+    if isinstance(item, Text):
+        _draw_text(canvas, item)
+    elif isinstance(item, Box):
+        canvas.rectangle(item.box, fill=item.fill, outline=item.outline)
+    elif isinstance(item, Icon):
+        canvas.bitmap((item.x, item.y), icon(item.name), fill=1)
+    else:
+        _draw_track(canvas, item)
+
+
+def _draw_text(canvas: ImageDraw.ImageDraw, item: Text) -> None:
     draw_text(canvas, (item.x, item.y), item.text, font(item.font), item.fill)
 
 
-def _draw_box(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Box) -> None:
-    canvas.rectangle(item.box, fill=item.fill, outline=item.outline)
-
-
-def _draw_icon(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Icon) -> None:
-    canvas.bitmap((item.x, item.y), icon(item.name), fill=1)
-
-
-def _draw_track(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Track) -> None:
+def _draw_track(canvas: ImageDraw.ImageDraw, item: Track) -> None:
     """A line with a dot under every space and a tick at 0, 5, 10 and 15; the marker a
     bar standing on its space."""
     x, y, sp = item.x, item.y, item.space
@@ -631,9 +507,6 @@ def _draw_track(canvas: ImageDraw.ImageDraw, image: Image.Image, item: Track) ->
     canvas.rectangle((left, y, left + marker - 1, base - 1), fill=1)
 
 
-_DRAW = {Text: _draw_text, Box: _draw_box, Icon: _draw_icon, Track: _draw_track}
-
-
 # --- for the fit test ----------------------------------------------------------------
 
 
@@ -641,7 +514,7 @@ def pieces(screen: Screen) -> list[tuple[Item, tuple[int, int, int, int]]]:
     """Every text, icon and track with the box (x0, y0, x1, y1, inclusive) of what it
     lights; boxes (backgrounds) are left out. Nothing may leave the canvas, and no two
     of these may touch."""
-    out = []
+    out: list[tuple[Item, tuple[int, int, int, int]]] = []
     for item in screen.items:
         if isinstance(item, Text):
             box = _lit(item)
@@ -669,4 +542,15 @@ def _lit(item: Text) -> tuple[int, int, int, int] | None:
     return (item.x + x0, item.y + y0, item.x + x1 - 1, item.y + y1 - 1)
 
 
-__all__ = ["HEIGHT", "SIZE", "WIDTH", "Screen", "draw", "pieces", "render", "screen", "splash"]
+__all__ = [
+    "HEIGHT",
+    "SIZE",
+    "WIDTH",
+    "Screen",
+    "draw",
+    "layout",
+    "pieces",
+    "render",
+    "screen",
+    "splash",
+]

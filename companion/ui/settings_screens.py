@@ -3,8 +3,9 @@
 cursor's inverted, a window of them that keeps the cursor in sight) and a hint of what
 ◀ OK ▶ do there.
 
-A builder gives a ``Page``, the words only: ``screens`` (which imports this module, so
-this one does not import it back) lays it out as it lays out the menu.
+A builder gives a ``Page``, the words only (``said.Lines`` or ``said.Choices`` under
+the title): ``say`` (which imports this module, so this one does not import it back)
+makes it what the screen says, and the layouter lays it out as it lays out the menu.
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ from ..rules import Rate
 from ..table.names import DEL, END, NEW, NONE
 from ..table.view import DiscardView, HistoryView, NamesView, NameView, RatesView, SettingsView
 from .catalog import Catalog, language_names
+from .said import Choices, Lines
 
 
 @dataclass(frozen=True, slots=True)
 class Page:
     title: str
-    lines: tuple[str, ...]
-    cursor: int | None  # None: plain lines, no cursor
+    content: Lines | Choices  # plain lines, or lines with a cursor
     hint: str  # a catalog key
+
+
+def _page(title: str, lines: tuple[str, ...], cursor: int | None, hint: str) -> Page:
+    return Page(title, Lines(lines) if cursor is None else Choices(lines, cursor), hint)
 
 
 def settings_page(body: SettingsView, w: Catalog) -> Page:
@@ -35,7 +40,7 @@ def settings_page(body: SettingsView, w: Catalog) -> Page:
         hint = "hint.settings_back"
     else:  # as the options: ◀ on an item's first value goes back
         hint = "hint.setting_first" if body.first else "hint.setting"
-    return Page(w.t("screen.settings"), lines, body.cursor, hint)
+    return _page(w.t("screen.settings"), lines, body.cursor, hint)
 
 
 def rates_page(body: RatesView, w: Catalog) -> Page:
@@ -44,13 +49,13 @@ def rates_page(body: RatesView, w: Catalog) -> Page:
         for space, rate in enumerate(body.rates)
     )
     last = body.space == len(body.rates) - 1
-    return Page(w.t("screen.rates"), lines, body.space, "hint.rates_last" if last else "hint.rates")
+    hint = "hint.rates_last" if last else "hint.rates"
+    return _page(w.t("screen.rates"), lines, body.space, hint)
 
 
 def discard_page(body: DiscardView, w: Catalog) -> Page:
-    return Page(
-        w.t("screen.discard_rates"), (w.t("screen.discard_rates_text"),), None, "hint.confirm"
-    )
+    lines = (w.t("screen.discard_rates_text"),)
+    return _page(w.t("screen.discard_rates"), lines, None, "hint.confirm")
 
 
 def names_page(body: NamesView, w: Catalog) -> Page:
@@ -58,7 +63,7 @@ def names_page(body: NamesView, w: Catalog) -> Page:
         w.t("screen.names_line", seat=w.seat(pad), name=name or w.t("screen.name_none"))
         for pad, name in enumerate(body.names)
     )
-    return Page(w.t("screen.names"), lines, body.cursor, "hint.names")
+    return _page(w.t("screen.names"), lines, body.cursor, "hint.names")
 
 
 def name_page(body: NameView, w: Catalog) -> Page:
@@ -67,45 +72,53 @@ def name_page(body: NameView, w: Catalog) -> Page:
     if body.spelled is None:
         words = {NEW: w.t("screen.name_new"), NONE: w.t("screen.name_none")}
         lines = tuple(words.get(choice, choice) for choice in body.choices)
-        return Page(title, lines, body.choice, "hint.name_choose")
+        return _page(title, lines, body.choice, "hint.name_choose")
     keys = {" ": "screen.name_space", DEL: "screen.name_del", END: "screen.name_end"}
     letter = w.t(keys[body.letter]) if body.letter in keys else body.letter
     lines = (f"{body.spelled}_", w.t("screen.name_letter", letter=letter))
-    return Page(title, lines, 1, "hint.name_spell")
+    return _page(title, lines, 1, "hint.name_spell")
 
 
 def history_page(body: HistoryView, w: Catalog) -> Page:
     """Wins per name, or the last games: a line each, the page's number in the title."""
     title = w.t(f"screen.history_{body.kind}", page=body.page + 1, pages=body.pages)
     if body.kind == "wins":
-        lines = tuple(
-            w.t("screen.history_win", who=_who(t, w), wins=t.wins, games=t.games)
-            for t in body.lines
-        )
-        return Page(title, lines or (w.t("screen.history_empty"),), None, "hint.history")
-    return Page(title, tuple(_past(game, w) for game in body.lines), None, "hint.history")
+        wins = tuple(_win(t, w) for t in body.lines if isinstance(t, Tally))
+        return _page(title, wins or (w.t("screen.history_empty"),), None, "hint.history")
+    games = tuple(_past(g, w) for g in body.lines if isinstance(g, PastGame))
+    return _page(title, games, None, "hint.history")
+
+
+def _win(tally: Tally, w: Catalog) -> str:
+    who = w.who(tally.seat, tally.name, tally.bot)
+    return w.t("screen.history_win", who=who, wins=tally.wins, games=tally.games)
 
 
 def _past(game: PastGame, w: Catalog) -> str:
     when = {"day": game.day, "month": game.month}
     if game.seat is None:
         return w.t("screen.history_abandoned", **when)
-    who = w.t("screen.history_shared") if game.shared else _who(game, w)
+    shared = game.shared
+    who = w.t("screen.history_shared") if shared else w.who(game.seat, game.winner, game.bot)
     return w.t("screen.history_game", who=who, vp=game.vp, **when)
 
 
-def _who(line: PastGame | Tally, w: Catalog) -> str:
-    return w.who(line.seat, line.winner if isinstance(line, PastGame) else line.name, line.bot)
+Body = SettingsView | RatesView | DiscardView | NamesView | NameView | HistoryView
 
 
-BUILDERS = {
-    SettingsView: settings_page,
-    RatesView: rates_page,
-    DiscardView: discard_page,
-    NamesView: names_page,
-    NameView: name_page,
-    HistoryView: history_page,
-}
+def page(body: Body, w: Catalog) -> Page:
+    """The page for a settings screen's view."""
+    if isinstance(body, SettingsView):
+        return settings_page(body, w)
+    if isinstance(body, RatesView):
+        return rates_page(body, w)
+    if isinstance(body, DiscardView):
+        return discard_page(body, w)
+    if isinstance(body, NamesView):
+        return names_page(body, w)
+    if isinstance(body, NameView):
+        return name_page(body, w)
+    return history_page(body, w)
 
 
 def _value(body: SettingsView, item: str, w: Catalog) -> object:

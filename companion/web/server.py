@@ -36,16 +36,20 @@ from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import CompanionError
 from ..game.boards import offered_rates, profile_names
 from ..game.settings import KEYS, DeviceSettings, SettingsError, board_of, changed
 from ..table import View
 from ..table.events import ChangeSettings, CodeUsed, Event, ShowCode
-from ..ui.catalog import catalog
+from ..ui.catalog import Catalog, catalog
 from .pairing import LIFETIME, Pairing, TooSoon, well_formed
 from .tables import HistoryPages
 from .viewjson import view_bytes
+
+if TYPE_CHECKING:  # socketserver's: a stream's socket, or a datagram and its socket
+    from socketserver import _RequestType as Request
 
 COOKIE = "companion_pair"
 BODY_MAX = 4096  # a settings change is a few hundred bytes
@@ -59,6 +63,7 @@ STATIC = {
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
+Headers = dict[str, str]
 HEADERS = {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
@@ -85,13 +90,13 @@ class Refused(CompanionError):
         super().__init__(message)
         self.status, self.key, self.values = status, word, values
 
-    def answer(self) -> dict:
+    def answer(self) -> dict[str, object]:
         return {"error": str(self), "key": self.key, "values": self.values}
 
 
 class WebServer:
     """Serves the page for ``table`` on ``address``:``port`` (0: any free port) from a
-    thread of its own, from construction until ``close``."""
+    thread of its own, from construction until ``close`` (or the end of a ``with``)."""
 
     def __init__(
         self,
@@ -214,7 +219,7 @@ class WebServer:
             self.table.put(ChangeSettings(tuple((k, getattr(new, k)) for k in keys)))
         return new
 
-    def settings_data(self, token: str | None) -> dict:
+    def settings_data(self, token: str | None) -> dict[str, object]:
         prefs = self.table.prefs()
         return {
             "settings": prefs.to_dict(),
@@ -230,6 +235,12 @@ class WebServer:
     def _serve(self) -> None:
         while not self._closing:
             self._httpd.handle_request()
+
+    def __enter__(self) -> WebServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         """Stop serving: pages following are let go, the socket is closed. Idempotent."""
@@ -275,22 +286,23 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, address: tuple[str, int], handler) -> None:
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self._count_lock = threading.Lock()
         self.connections = 0
         super().__init__(address, handler)
 
-    def process_request(self, request, client_address) -> None:
+    def process_request(self, request: Request, client_address: object) -> None:
         with self._count_lock:
             full = self.connections >= CONNECTIONS
             if not full:
                 self.connections += 1
         if full:  # said at once from the accepting thread, a second at most
+            sock = request[1] if isinstance(request, tuple) else request  # a stream's: itself
             with suppress(OSError):
-                request.settimeout(1.0)
-                request.sendall(_BUSY)
+                sock.settimeout(1.0)
+                sock.sendall(_BUSY)
             self.shutdown_request(request)
             return
         try:
@@ -299,7 +311,7 @@ class _Server(ThreadingHTTPServer):
             self._release()
             raise
 
-    def process_request_thread(self, request, client_address) -> None:
+    def process_request_thread(self, request: Request, client_address: object) -> None:
         # ThreadingMixIn's, with the place given back before the socket is closed: once
         # a client sees the close, the count already says so.
         try:
@@ -515,10 +527,12 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         return cookie[COOKIE].value if COOKIE in cookie else None
 
-    def _words(self):
+    def _words(self) -> Catalog:
         return catalog(self.web.table.prefs().language)
 
-    def _json(self, data: object, status=HTTPStatus.OK, extra: dict | None = None) -> None:
+    def _json(
+        self, data: object, status: HTTPStatus = HTTPStatus.OK, extra: Headers | None = None
+    ) -> None:
         body = json.dumps(data, ensure_ascii=True).encode()  # a lone surrogate is escaped
         self._send(status, body, "application/json; charset=utf-8", extra)
 
@@ -528,7 +542,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _error(self, refused: Refused) -> None:
         self._json(refused.answer(), refused.status)
 
-    def _send(self, status, body: bytes, kind: str, extra: dict | None = None) -> None:
+    def _send(
+        self, status: HTTPStatus, body: bytes, kind: str, extra: Headers | None = None
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))

@@ -13,6 +13,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ..storage.errors import StorageError
 from ..storage.history import HISTORY_FILE, Game, History
@@ -22,6 +23,9 @@ from ..ui.catalog import Catalog
 LAST = 50  # games the page lists
 
 Say = Callable[[str], None]
+Listed = dict[str, object]  # a game as the page lists it
+Stats = dict[str, dict[str, Any]]  # per name, as storage.stats gives them
+T = TypeVar("T")
 
 
 def _stderr(line: str) -> None:
@@ -37,31 +41,36 @@ class HistoryPages:
         self.state_dir = state_dir
         self._say = say
         self._lock = threading.Lock()
-        self._cache: dict[tuple[str, str], object] = {}
-        self._seen: tuple | None = None  # the file's signature the cache is for
+        self._histories: dict[str, list[Listed]] = {}  # per language
+        self._stats: dict[str, Stats] = {}
+        self._seen: tuple[int, int, int] | None = None  # the file's signature the cache is for
         self._told = ""
 
-    def history(self, words: Catalog) -> list[dict]:
+    def history(self, words: Catalog) -> list[Listed]:
         """The last games, newest first: date, names, winners, final VP, rounds, board."""
-        return self._cached("history", words, lambda: [_listed(g, words) for g in self._read(LAST)])
 
-    def stats(self, words: Catalog) -> dict[str, dict]:
+        def listed() -> list[Listed]:
+            return [_listed(g, words) for g in self._read(LAST)]
+
+        return self._cached(self._histories, words, listed)
+
+    def stats(self, words: Catalog) -> Stats:
         """Per name (a seat's label when unnamed, a bot by its strength), over the games
         with a result: what `companion history stats --json` gives."""
-        return self._cached("stats", words, lambda: stats(self._read(None), words.who))
+        return self._cached(self._stats, words, lambda: stats(self._read(None), words.who))
 
-    def _cached(self, kind: str, words: Catalog, make: Callable[[], object]):
+    def _cached(self, cache: dict[str, T], words: Catalog, make: Callable[[], T]) -> T:
         with self._lock:
             signature = self._signature()
             if signature != self._seen:
-                self._cache.clear()
+                self._histories.clear()
+                self._stats.clear()
                 self._seen = signature
-            key = (kind, words.lang)
-            if key not in self._cache:
-                self._cache[key] = make()
-            return self._cache[key]
+            if words.lang not in cache:
+                cache[words.lang] = make()
+            return cache[words.lang]
 
-    def _signature(self) -> tuple | None:
+    def _signature(self) -> tuple[int, int, int] | None:
         if self.state_dir is None:
             return None
         try:
@@ -71,10 +80,11 @@ class HistoryPages:
         return (st.st_ino, st.st_size, st.st_mtime_ns)
 
     def _read(self, limit: int | None) -> list[Game]:
-        if self._seen is None:  # no history yet: none is made by looking
+        folder = self.state_dir
+        if self._seen is None or folder is None:  # no history yet: none is made by looking
             return []
         try:
-            history = History.read_only(self.state_dir)
+            history = History.read_only(folder)
         except StorageError as e:  # an empty page, and the reason once in the journal
             if str(e) != self._told:
                 self._told = str(e)
@@ -86,7 +96,7 @@ class HistoryPages:
             history.close()
 
 
-def _listed(g: Game, words: Catalog) -> dict:
+def _listed(g: Game, words: Catalog) -> Listed:
     return {
         "date": g.date,
         "finished": g.finished,

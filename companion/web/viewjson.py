@@ -1,5 +1,8 @@
 """The public view as the phone page reads it: JSON built from ``public_view`` only.
 
+The words are what the OLED says (``ui.say``: the semantic model the OLED's layouter
+reads too), never read back from a layout: no font, no canvas, no pixel position.
+
 Nothing here sees the flow, so nothing hidden can get in: a seat's cards before the
 reveal are not in the view at all. Two things the view holds are left out as well:
 the countdown's number (a clock value: the page says "counting down" instead), and the
@@ -13,51 +16,99 @@ import dataclasses
 import enum
 import json
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..table import View
 from ..table.view import ChoosingView, JoinView, NamesView, OverView, RevealView, ScoresView
 from ..ui.catalog import Catalog
-from ..ui.font import font
-from ..ui.screens import Text, screen
+from ..ui.said import (
+    Board,
+    Choices,
+    Content,
+    Discards,
+    Lines,
+    Offer,
+    PerSeat,
+    Ranking,
+    Said,
+    Scores,
+    Seated,
+)
+from ..ui.say import say
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 PAIR_NOTICE = "notice.pair_code"  # the notice that carries the pairing code
 PAIR_SHOWN = "web.pair_shown"  # what the page says in its place
-WIDE = (256, 64)  # the wide panel's lines: the most words a screen has
 
 
-def view_data(view: View, words: Catalog) -> dict:
-    """The view as plain data, with the lines the OLED shows in ``words``' language."""
+def view_data(view: View, words: Catalog) -> dict[str, object]:
+    """The view as plain data, with the words the OLED says in ``words``' language."""
     pairing = view.notice is not None and view.notice[0] == PAIR_NOTICE
     if pairing:
         view = replace(view, notice=(PAIR_SHOWN, ()))
     body = view.body
+    counting = False
     if isinstance(body, ChoosingView):  # seconds left are a clock value: only whether
         counting = body.countdown is not None
-        body = replace(body, countdown=None)
-        view = replace(view, body=body)  # the OLED's lines without the number too
-    else:
-        counting = False
-    shown = screen(view, words, WIDE)
-    data = {
+        view = replace(view, body=replace(body, countdown=None))  # the words without it too
+    return {
         "phase": view.phase.value,
         "board": None if view.board is None else plain(view.board),
-        "body": plain(body),
+        "body": _body(view),
         "counting": counting,
-        **_lines(shown.items),
-        "notice": shown.notice,
+        **said_data(say(view, words)),
         "language": words.lang,
         "seats": seat_labels(view, words),
         "pairing": pairing,  # a code is on show: the page keeps its field open
     }
-    if isinstance(body, ChoosingView):
-        del data["body"]["countdown"]
-    return data
 
 
 def view_bytes(view: View, words: Catalog) -> bytes:
     """``view_data`` as compact JSON, keys sorted: the same view gives the same bytes."""
     data = view_data(view, words)
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def said_data(said: Said) -> dict[str, object]:
+    """What the screen says, as the page shows it: the ``title``; the ``lines`` under it
+    at length, one a line (the page has the room), with the ``cursor``'s line (or None);
+    ``hint`` (what the host buttons do), ``fact`` (the round, a count) and ``notice``.
+    The board's rows, the seats' marks, the scores and the ranking are not lines: the
+    page draws them from the view's ``board`` and ``body``."""
+    content = said.content
+    return {
+        "title": said.title,
+        "lines": list(_lines(content)),
+        "cursor": content.cursor if isinstance(content, Choices) else None,
+        "hint": said.hint,
+        "fact": said.fact,
+        "notice": said.notice,
+    }
+
+
+def _lines(content: Content) -> tuple[str, ...]:
+    if isinstance(content, Lines | Choices):
+        return content.lines
+    if isinstance(content, Seated):
+        return (content.say,)
+    if isinstance(content, PerSeat):
+        return (*(line.long for line in content.lines), *content.extra)
+    if isinstance(content, Discards):
+        return (content.by, content.seats)
+    if isinstance(content, Offer):
+        return (content.held, content.whole)
+    assert isinstance(content, Board | Scores | Ranking)
+    return ()
+
+
+def _body(view: View) -> dict[str, object]:
+    """The view's body, its class as ``kind``; a choosing view's countdown left out."""
+    data = _fields(view.body)
+    if isinstance(view.body, ChoosingView):
+        del data["countdown"]
+    return data
 
 
 def seat_labels(view: View, words: Catalog) -> list[str]:
@@ -91,10 +142,7 @@ def plain(value: object) -> object:
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data: dict[str, object] = {"kind": type(value).__name__}
-        for field in dataclasses.fields(value):
-            data[field.name] = plain(getattr(value, field.name))
-        return data
+        return _fields(value)
     if isinstance(value, tuple) and hasattr(value, "_asdict"):
         return {k: plain(v) for k, v in value._asdict().items()}
     if isinstance(value, tuple | list):
@@ -102,23 +150,9 @@ def plain(value: object) -> object:
     return value
 
 
-def _lines(items: tuple) -> dict[str, object]:
-    """The screen's words: ``lines`` one string a line, top to bottom (the page shows
-    them big), and the bottom line apart: ``hint`` (what the buttons do) on its left,
-    ``fact`` (the round, a count) on its right."""
-    bottom = WIDE[1] - font("small").height
-    rows: dict[int, list[Text]] = {}
-    hint = fact = None
-    for item in items:
-        if not isinstance(item, Text) or not item.text.strip():
-            continue
-        if item.font == "small" and item.y == bottom:
-            hint, fact = (item.text, fact) if item.x == 0 else (hint, item.text)
-        else:
-            rows.setdefault(item.y, []).append(item)
-    lines = (sorted(row, key=lambda t: t.x) for _, row in sorted(rows.items()))
-    return {
-        "lines": ["  ".join(t.text for t in line) for line in lines],
-        "hint": hint,
-        "fact": fact,
-    }
+def _fields(value: DataclassInstance) -> dict[str, object]:
+    """A dataclass instance as an object: its class as ``kind``, then its fields."""
+    data: dict[str, object] = {"kind": type(value).__name__}
+    for field in dataclasses.fields(value):
+        data[field.name] = plain(getattr(value, field.name))
+    return data

@@ -91,13 +91,12 @@ async function showView(view) {
 }
 
 function showLines(view) {
-  // The OLED's words; its row numbers, rates, seat marks and score lines are drawn below
-  // instead: the board, the seats and the scores table.
-  const kind = view.body.kind;
-  let lines = (view.lines || []).filter((line) => !/^[\d:?\s]+$/.test(line));
-  if (kind === "ChoosingView" || kind === "ScoresView") lines = [];
-  if (kind === "OverView") lines = lines.slice(0, 1);  // the title: the ranking is the table
-  $("lines").replaceChildren(...lines.map((line) => el("div", {}, line)));
+  // What the OLED says: its title large, then its lines (the cursor's marked). Its board
+  // rows, seat marks, scores and ranking are drawn below instead: the board, the seats
+  // and the scores table.
+  const lines = (view.lines || []).map((line, i) => el("div", { class: i === view.cursor ? "on" : "" }, line));
+  if (view.title) lines.unshift(el("div", { class: "title" }, view.title));
+  $("lines").replaceChildren(...lines);
 }
 
 function drawRows(board) {
@@ -150,6 +149,8 @@ function drawSeats(body, labels, counting) {
         el("small", {}, t("web.placed", { n: `${n}/${body.need}` }))));
     });
     if (counting) marks.push(el("div", { class: "seat done" }, t("web.counting")));
+  } else if (body.kind === "JoinView") {
+    body.joined.forEach((joined, pad) => marks.push(mark(pad, joined)));
   } else if (body.kind === "RevealView") {
     body.plays.forEach((cards, seat) => {
       const names = cards.map((c) => words["card.short." + c] || String(c)).join(" ");

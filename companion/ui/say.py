@@ -1,0 +1,289 @@
+"""``say(view, words)``: what the screen says for a public view, in ``words``' language.
+
+Built from ``table.public_view()`` only (never from the table itself, so a hidden
+choice cannot reach the panel or the page). The result (``said.Said``) is words and
+numbers, nothing measured: the OLED's layouter and the page's JSON both read it.
+"""
+
+from __future__ import annotations
+
+from ..rules import Beggar, Bonus, Discard, Gain, Share, Step, Trade
+from ..table.view import (
+    BoardView,
+    ChoosingView,
+    ConfirmView,
+    JoinView,
+    MenuView,
+    OptionsView,
+    OverView,
+    ResumeView,
+    RevealView,
+    ScoresView,
+    StepView,
+    TradeView,
+    View,
+)
+from . import settings_screens
+from .catalog import Catalog
+from .said import (
+    Board,
+    Both,
+    Choices,
+    Content,
+    Countdown,
+    Discards,
+    Lines,
+    Mark,
+    Marks,
+    Offer,
+    PerSeat,
+    Place,
+    Ranking,
+    Row,
+    Said,
+    Score,
+    Scores,
+    Seat,
+    Seated,
+)
+
+ROWS = ("vp", "goods", "trader")  # stacked as on the board
+
+
+def say(view: View, words: Catalog) -> Said:
+    """What the screen says for ``view``."""
+    words = words.with_bots(view.bots)
+    title, content, hint, fact = _content(view, words)
+    return Said(title, content, words.t(hint), fact, notice(view, words))
+
+
+def notice(view: View, words: Catalog) -> str | None:
+    """The view's notice in words, its values named as people read them."""
+    if view.notice is None:
+        return None
+    key, values = view.notice
+    return words.t(key, **{k: _named(words, k, v) for k, v in values})
+
+
+def _named(words: Catalog, name: str, value: object) -> object:
+    """A notice's value as people read it: a seat's name, a card's, a host button's."""
+    if name == "seat" and isinstance(value, int):
+        return words.seat(value)
+    if name == "card" and isinstance(value, int):
+        return words.card(value)
+    if name == "button":
+        return words.t(f"keys.{value}")
+    return value
+
+
+# (the title, what is under it, the hint's catalog key, the fact on the hint's right)
+Parts = tuple[str | None, Content, str, str | None]
+
+
+def _content(view: View, w: Catalog) -> Parts:
+    body = view.body
+    if isinstance(body, ResumeView):
+        return _resume(body, w)
+    if isinstance(body, JoinView):
+        return _join(body, w)
+    if isinstance(body, OptionsView):
+        return _options(body, w)
+    if isinstance(body, ChoosingView):
+        return _choosing(view, body, w)
+    if isinstance(body, RevealView):
+        return _reveal(body, w)
+    if isinstance(body, StepView):
+        return _step(view, body, w)
+    if isinstance(body, TradeView):
+        return _trade(view, body, w)
+    if isinstance(body, ScoresView):
+        return _scores(body, w)
+    if isinstance(body, OverView):
+        return _over(body, w)
+    if isinstance(body, MenuView):
+        return _menu(body, w)
+    if isinstance(body, ConfirmView):
+        return _confirm(body, w)
+    page = settings_screens.page(body, w)
+    return page.title, page.content, page.hint, None
+
+
+# --- the board -----------------------------------------------------------------------
+
+
+def rate(board: BoardView) -> str:
+    """The rate on the trader marker's space, ``?`` while the shipped table is unverified."""
+    shown = "-" if board.rate is None else f"{board.rate.goods}:{board.rate.vp}"
+    return shown if board.verified else shown + "?"
+
+
+def _row(board: BoardView, name: str, moved: int | None) -> Row:
+    value = getattr(board.rows, name)
+    return Row(name, value, moved, rate(board) if name == "trader" else None)
+
+
+def _rows(board: BoardView) -> tuple[Row, ...]:
+    moved = dict([board.moved]) if board.moved else {}
+    return tuple(_row(board, name, moved.get(name)) for name in ROWS)
+
+
+def _seat_name(names: tuple[str | None, ...], seat: int) -> str | None:
+    return names[seat] if seat < len(names) else None
+
+
+# --- the screens ---------------------------------------------------------------------
+
+
+def _resume(body: ResumeView, w: Catalog) -> Parts:
+    lines = [w.t("screen.resume_game", players=body.players, n=body.rounds)]
+    if body.backup:
+        lines.append(w.t("screen.resume_backup"))
+    return w.t("screen.resume"), Lines(tuple(lines)), "hint.resume", None
+
+
+def _join(body: JoinView, w: Catalog) -> Parts:
+    seats = [Seat(w.seat(pad), name) for pad, name in enumerate(body.names)]
+    seats += [Seat(w.seat(pad)) for pad in range(len(seats), len(body.joined))]
+    marks = tuple(Mark(seat, 1 if j else 0) for seat, j in zip(seats, body.joined, strict=True))
+    seated = Seated(w.t("screen.join_hint"), marks)
+    return w.t("screen.join"), seated, "hint.join", w.t("screen.seated", n=sum(body.joined))
+
+
+def _options(body: OptionsView, w: Catalog) -> Parts:
+    name = w.t(f"board.{body.board}") if body.board else w.t("board.custom")
+    if not body.verified:
+        name += "?"
+    values = {"board": name, "target": body.target}
+    lines = [w.t(f"screen.option.{item}", **values) for item in body.items if item != "bot"]
+    lines[2:2] = _bot_options(body, w)
+    item = body.items[body.cursor]
+    hint = "hint.start" if item == "start" else "hint.option_first" if body.first else "hint.option"
+    return w.t("screen.options"), Choices(tuple(lines), body.cursor), hint, None
+
+
+def _bot_options(body: OptionsView, w: Catalog) -> list[str]:
+    """A line per bot seat, "B3: bot, strong", and one to add a bot if a seat is left."""
+    seats = (w.t("seat.bot", n=body.people + i + 1) for i in range(len(body.bots)))
+    lines = [
+        w.t("screen.option.bot", seat=seat, strength=w.t(f"bot.{strength}"))
+        for seat, strength in zip(seats, body.bots, strict=True)
+    ]
+    if body.items.count("bot") > len(body.bots):
+        lines.append(w.t("screen.option.add_bot"))
+    return lines
+
+
+def _choosing(view: View, body: ChoosingView, w: Catalog) -> Parts:
+    assert view.board is not None, "the seats choose on a board"
+    round_ = w.t("screen.round", n=body.round)
+    below: Marks | Countdown
+    if body.countdown is not None:
+        below, hint = Countdown(w.t("screen.countdown"), body.countdown), "hint.countdown"
+    else:
+        marks = tuple(Mark(Seat(w.seat(s)), n) for s, n in enumerate(body.placed))
+        below = Marks(marks, body.need)
+        hint = "hint.supply" if view.phase.value == "supply" else "hint.choose"
+    return None, Board(_rows(view.board), below), hint, round_
+
+
+def _reveal(body: RevealView, w: Catalog) -> Parts:
+    lines = tuple(
+        Both(
+            f"{w.seat(s)} {' '.join(w.card(c) for c in cards)}",
+            f"{w.seat(s)} {' '.join(w.short_card(c) for c in cards)}",
+        )
+        for s, cards in enumerate(body.plays)
+    )
+    return w.t("screen.reveal"), PerSeat(lines), "hint.next", w.t("screen.round", n=body.round)
+
+
+def _step(view: View, body: StepView, w: Catalog) -> Parts:
+    step = body.step
+    times = w.t("screen.times", n=len(step.gains)) if len(step.gains) > 1 else ""
+    title = w.card(step.card) + times if step.card else w.t("screen.discard")
+    round_ = w.t("screen.round", n=body.round)
+    if isinstance(step, Discard):
+        seats = " ".join(w.seat(s) for s, _ in step.cards)
+        return title, Discards(w.t("screen.discards"), seats), "hint.next", round_
+    row = None
+    if isinstance(step, Share | Trade) and view.board is not None:
+        name = step.row.value if isinstance(step, Share) else "trader"
+        moved = view.board.moved[1] if view.board.moved else None
+        row = _row(view.board, name, moved)
+    extra: tuple[str, ...] = ()
+    if isinstance(step, Beggar):
+        extra = (w.t("screen.take_back"),)
+    elif isinstance(step, Bonus):
+        extra = (w.t("screen.not_from_board"),)
+    return title, PerSeat(_gains(step, w), row, extra), "hint.next", round_
+
+
+def _gains(step: Step, w: Catalog) -> tuple[Both, ...]:
+    """What each seat got in the step: a line each, at length and short."""
+    return tuple(Both(_gain(step, g, w, False), _gain(step, g, w, True)) for g in step.gains)
+
+
+def _gain(step: Step, g: Gain, w: Catalog, short: bool) -> str:
+    seat = w.seat(g.seat)
+    if isinstance(step, Trade) and not g.goods:  # nothing on offer, or chose none
+        key = "screen.no_trade_gain_short" if short else "screen.no_trade_gain"
+        return w.t(key, seat=seat)
+    if isinstance(step, Trade):
+        key = "screen.trade_gain_short" if short else "screen.trade_gain"
+        return w.t(key, seat=seat, spent=-g.goods, vp=g.vp)
+    if g.vp or (isinstance(step, Bonus) and step.in_vp):
+        return w.t("screen.gain_vp", seat=seat, n=g.vp)
+    key = "screen.gain_goods_short" if short else "screen.gain_goods"
+    return w.t(key, seat=seat, n=g.goods)
+
+
+def _trade(view: View, body: TradeView, w: Catalog) -> Parts:
+    assert view.board is not None, "a Trader trades on a board"
+    title = w.t("screen.trade", seat=w.seat(body.seat))
+    held = w.t("screen.trade_held", n=body.held)
+    board = BoardView(view.board.rows, body.rates[0] if body.rates else None, view.board.verified)
+    row = Row("trader", body.space, None, rate(board))
+    if body.spent:
+        offer = w.t("screen.trade_offer", spent=body.spent)
+        buys = w.t("screen.trade_buys", vp=body.vp)
+    else:
+        offer, buys = w.t("screen.no_trade"), w.t("screen.trade_keeps", n=body.held)
+    return title, Offer(held, row, offer, buys, bool(body.spent)), "hint.trade", None
+
+
+def _scores(body: ScoresView, w: Catalog) -> Parts:
+    lines = tuple(
+        Score(Seat(w.seat(s), _seat_name(body.names, s)), p.vp, p.goods, p.cards)
+        for s, p in enumerate(body.players)
+    )
+    hint = "hint.back" if body.back else "hint.scores"
+    return None, Scores(lines), hint, w.t("screen.round", n=body.round)
+
+
+def _over(body: OverView, w: Catalog) -> Parts:
+    end = body.outcome
+    seats = [Seat(w.seat(s), _seat_name(body.names, s)) for s in range(len(end.vp))]
+    if len(end.winners) == 1:
+        winner = seats[end.winners[0]]
+        title = w.t("screen.winner", seat=winner.named)
+        short = w.t("screen.winner", seat=winner.label)
+    else:
+        title = short = w.t("screen.shared")
+    places = tuple(Place(place, seats[s], end.vp[s]) for place, tied in end.places for s in tied)
+    return title, Ranking(places, short), "hint.over", None
+
+
+def _menu(body: MenuView, w: Catalog) -> Parts:
+    lines = tuple(w.t(f"screen.menu.{item}") for item in body.items)
+    hint = "hint.menu_first" if body.cursor == 0 else "hint.menu"
+    return w.t("screen.menu"), Choices(lines, body.cursor), hint, None
+
+
+def _confirm(body: ConfirmView, w: Catalog) -> Parts:
+    if body.action == "undo":
+        key = "screen.confirm.undo_end" if body.ended else "screen.confirm.undo"
+        title = w.t("screen.confirm_undo", n=body.rounds)
+    else:
+        key, title = "screen.confirm.end", w.t("screen.confirm")
+    lines = tuple(w.t(key, n=body.rounds).split("\n"))
+    return title, Lines(lines), "hint.confirm", None
