@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..game.record import BOT_STRENGTHS, GameRecord
+from ..game.bots import STRENGTHS
+from ..game.record import GameRecord
 from ..rules import TARGETS, new_game
 from . import bots as _bots
 from .effects import CLICK, REFUSED, GameChanged, KeepAside
@@ -117,7 +118,7 @@ def options(flow: Flow, event: object, now: float):
 
 OPTION_FIRST = ("board", "target")
 BOT_ITEMS = len(OPTION_FIRST)  # the cursor of the first seat a bot may take
-BOT_VALUES = (None, *BOT_STRENGTHS)  # None: no bot at that seat
+BOT_VALUES = (None, *STRENGTHS)  # None: no bot at that seat
 
 
 def option_items(flow: Flow) -> tuple[str, ...]:
