@@ -118,11 +118,12 @@ class GameRecord:
             state = result.state
 
 
-def state_to_dict(state: GameState, ended: bool = False) -> dict[str, object]:
+def state_to_dict(state: GameState, ended: bool = False) -> dict[str, Any]:
     """The replay output (docs/record-format.md); ``result`` only once the game has
-    ended (by the target, or ``ended`` at the table)."""
+    ended (by the target, or ``ended`` at the table). Its values as JSON has them, for
+    callers that read them back (the history)."""
     finished = state.finished or ended
-    out: dict[str, object] = {
+    out: dict[str, Any] = {
         "round": state.round,
         "finished": finished,
         "rows": {"vp": state.rows.vp, "goods": state.rows.goods, "trader": state.rows.trader},

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from ..game.names import NO_HISTORY, NO_NAMES, HistorySummary, Names
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings, board_of, board_values
 from ..rules import Board, GameState, Rate, RoundResult, TradeChoice, play_round
+from ..rules import Step as RoundStep
+from .effects import Effect
 from .gestures import NO_KEYS, Keys
 from .timing import TABLE, Timing
 
@@ -101,6 +103,9 @@ class Notice:
 
 # --- the modes --------------------------------------------------------------------------
 
+ChoosingPhase = Literal[Phase.SUPPLY, Phase.SELECT, Phase.COUNTDOWN]
+ResolvingPhase = Literal[Phase.REVEAL, Phase.STEP, Phase.TRADE]
+
 
 @dataclass(frozen=True, slots=True)
 class Resume:
@@ -124,7 +129,7 @@ class Options:
 class Choosing:
     """Supply, secret selection and countdown. ``chosen`` is SECRET until the reveal."""
 
-    phase: Phase
+    phase: ChoosingPhase
     chosen: tuple[tuple[int, ...], ...] = field(repr=False)
 
 
@@ -132,7 +137,7 @@ class Choosing:
 class Resolving:
     """The reveal, each resolution step, and the Traders' dialogs."""
 
-    phase: Phase
+    phase: ResolvingPhase
     result: RoundResult  # resolved with the offers so far
     step: int = 0  # the resolution step on screen (after the supply phase)
     traders: tuple[TradeChoice, ...] = ()  # Traders still to pick their trade
@@ -140,7 +145,7 @@ class Resolving:
     offer: int = 0  # index into the current Trader's offers
 
     @property
-    def steps(self):
+    def steps(self) -> tuple[RoundStep, ...]:
         return self.result.steps[1:]  # the supply phase came before the choices
 
     @property
@@ -290,6 +295,18 @@ class Flow:
     def board(self) -> Board:
         """The board side setup has chosen."""
         return self.settings.boards[self.choice.board]
+
+
+# What a step of the table gives: the next flow, and the effects it asks for.
+Step = tuple[Flow, tuple[Effect, ...]]
+
+
+def current_game(flow: Flow) -> Game:
+    """The game on the table, for a mode that plays or shows one (a round, the scores, the
+    ranking, the menu over them): setup puts a game there before any of them opens."""
+    game = flow.game
+    assert game is not None, f"no game on the table in {type(flow.mode).__name__}"
+    return game
 
 
 def new_flow(
