@@ -13,7 +13,7 @@ from typing import ClassVar, Literal
 
 from ..game.names import NO_HISTORY, NO_NAMES, HistorySummary, Names
 from ..game.record import GameRecord
-from ..game.settings import DeviceSettings, board_of, board_values
+from ..game.settings import DeviceSettings, board_of
 from ..rules import Board, GameState, Rate, RoundResult, TradeChoice, play_round
 from ..rules import Step as RoundStep
 from .effects import Effect
@@ -313,24 +313,17 @@ def new_flow(
     boards: tuple[Board, ...],
     timing: Timing = TABLE,
     *,
-    board: Board | None = None,
-    target: int | None = None,
     hold: float = HOLD,
     prefs: DeviceSettings | None = None,
     languages: tuple[str, ...] | None = None,
 ) -> Flow:
     """A table at power-on, waiting for seats to join. Setup's board and target start
-    from ``prefs`` (the device's settings); ``board`` and ``target``, when given, win
-    (and become the prefs' too). ``languages``: those the settings offer."""
+    from ``prefs`` (the device's settings). ``languages``: those the settings offer."""
     prefs = prefs or DEFAULT_PREFS
-    given: dict[str, object] = {} if board is None else board_values(board)
-    if target is not None:
-        given["target"] = target
-    prefs = replace(prefs, **given)
     languages = languages or (prefs.language,)
     settings = Settings(boards, timing, hold, languages)
     flow = Flow(settings, choice=Choice(0, prefs.target), prefs=prefs)
-    return choose_board(flow, board or board_of(prefs))
+    return choose_board(flow, board_of(prefs))
 
 
 def with_volume(flow: Flow, volume: bool) -> Flow:
