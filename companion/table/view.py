@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import assert_never
 
 from ..game.names import PastGame, Tally
 from ..game.settings import board_of
@@ -325,45 +326,54 @@ def _supplying(flow: Flow, deadline: float, now: float) -> Rows:
 
 
 def _body(flow: Flow, mode: Mode, now: float) -> Body:
-    if isinstance(mode, Resume):
-        return ResumeView(mode.saved.players, len(mode.saved.rounds), mode.backup)
-    if isinstance(mode, Join):
-        return JoinView(tuple(pad in flow.pads for pad in range(PADS)), flow.names[:PADS])
-    if isinstance(mode, Options):
-        board = flow.board
-        values, index = option_values(flow, mode.cursor)
-        first, last = index <= 0, index >= len(values) - 1
-        items, choice = option_items(flow), flow.choice
-        return OptionsView(
-            items,
-            mode.cursor,
-            board.name,
-            board.verified,
-            choice.target,
-            first,
-            last,
-            len(flow.pads),
-            choice.bots,
-        )
-    if isinstance(mode, Choosing):
-        return _choosing(flow, mode, now)
-    if isinstance(mode, Resolving):
-        return _resolving(flow, mode)
-    if isinstance(mode, Scores):
-        state = current_game(flow).state
-        players = tuple(PlayerView(p.vp, p.goods, len(p.hand)) for p in state.players)
-        return ScoresView(state.round, players, mode.back is not None, seat_names(flow))
-    if isinstance(mode, Over):
-        game = current_game(flow)
-        return OverView(outcome(game.state), game.record.ended, seat_names(flow))
-    if isinstance(mode, Menu):
-        return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
-    if isinstance(mode, SettingsList | RatesEditor | DiscardRates):
-        return _settings(flow, mode)
-    if isinstance(mode, NamesList | NameEditor | HistoryPages):
-        return _names(flow, mode)
-    record = current_game(flow).record
-    return ConfirmView(mode.action, len(record.rounds), record.ended)
+    """What the screen shows of ``mode`` (the flow's), by its class."""
+    match mode:
+        case Resume():
+            return ResumeView(mode.saved.players, len(mode.saved.rounds), mode.backup)
+        case Join():
+            return JoinView(tuple(pad in flow.pads for pad in range(PADS)), flow.names[:PADS])
+        case Options():
+            return _options(flow, mode)
+        case Choosing():
+            return _choosing(flow, mode, now)
+        case Resolving():
+            return _resolving(flow, mode)
+        case Scores():
+            state = current_game(flow).state
+            players = tuple(PlayerView(p.vp, p.goods, len(p.hand)) for p in state.players)
+            return ScoresView(state.round, players, mode.back is not None, seat_names(flow))
+        case Over():
+            game = current_game(flow)
+            return OverView(outcome(game.state), game.record.ended, seat_names(flow))
+        case Menu():
+            return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
+        case SettingsList() | RatesEditor() | DiscardRates():
+            return _settings(flow, mode)
+        case NamesList() | NameEditor() | HistoryPages():
+            return _names(flow, mode)
+        case Confirm():
+            record = current_game(flow).record
+            return ConfirmView(mode.action, len(record.rounds), record.ended)
+        case _:
+            assert_never(mode)
+
+
+def _options(flow: Flow, mode: Options) -> OptionsView:
+    board = flow.board
+    values, index = option_values(flow, mode.cursor)
+    first, last = index <= 0, index >= len(values) - 1
+    items, choice = option_items(flow), flow.choice
+    return OptionsView(
+        items,
+        mode.cursor,
+        board.name,
+        board.verified,
+        choice.target,
+        first,
+        last,
+        len(flow.pads),
+        choice.bots,
+    )
 
 
 def _choosing(flow: Flow, mode: Choosing, now: float) -> ChoosingView:
