@@ -4,10 +4,10 @@ The code that makes the question (an effect) and takes the answer (an event).
 A bot may take a while (the strong one searches for its time budget), so the table never
 runs one inside a step: when a round's choosing begins it returns an ``AskBot`` effect
 per bot seat still to choose, with the bot's view built from the public state alone, and
-the app puts the answer back on the queue as ``BotChose``. Both are defined beside the
-other effects and events (``effects.py``, ``events.py``), in their unions, and named here
-too. A Trader's offer is quick for
-every strength (one resolution of the revealed round), so the table decides it at once.
+the app puts the answer back on the queue as ``BotChose`` (both are defined with the
+other effects and events, in their unions, and named here too). A Trader's offer is
+quick for every strength (one resolution of the revealed round), so the table decides
+it at once.
 """
 
 from __future__ import annotations
@@ -47,8 +47,10 @@ def chose(flow: Flow, event: BotChose, now: float) -> Step:
     mode, seat = flow.mode, event.seat
     if not isinstance(mode, Choosing) or mode.phase is Phase.COUNTDOWN:
         return flow, ()
+    if flow.bot(seat) is None or mode.chosen[seat]:
+        return flow, ()
     state = current_game(flow).state
-    if flow.bot(seat) is None or mode.chosen[seat] or event.state != state:
+    if event.state != state:
         return flow, ()
     cards, need = tuple(sorted(event.cards)), state.setup.cards_per_round
     hand = state.hands[seat]
