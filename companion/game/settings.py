@@ -124,7 +124,7 @@ def _parse(name: str, value: object) -> object:
     if name != "own_rates" or value is None:
         return value
     try:
-        return Board.from_rates(value).rates  # type: ignore[arg-type]
+        return Board.from_rates(value).rates
     except BoardError as e:  # 16 spaces, bounded, monotone: as a record's custom table
         raise SettingsError(f"own_rates: {e}") from None
 

@@ -59,15 +59,14 @@ class Board:
         object.__setattr__(self, "_quotes", _quote_tables(self.rates))
 
     @classmethod
-    def from_rates(
-        cls, rates: Sequence[object], name: str | None = None, verified: bool = True
-    ) -> Board:
+    def from_rates(cls, rates: object, name: str | None = None, verified: bool = True) -> Board:
         """Build a board from ``[[goods, vp] | None, ...]`` as found in JSON, validating it.
 
-        BoardError names the first space that is wrong: not null or two whole numbers,
-        out of goods 1..15 and VP 1..99, or paying more VP per good than a space above.
+        BoardError names the first space that is wrong (or the value, if it is not a list):
+        not null or two whole numbers, out of goods 1..15 and VP 1..99, or paying more VP
+        per good than a space above.
         """
-        if type(rates) not in (list, tuple):
+        if type(rates) is not list and type(rates) is not tuple:
             raise BoardError(f"trader_rates must be a list of {SPACES} entries, got {shown(rates)}")
         _check_size(rates)  # before reading the entries: a list may be huge
         return cls(tuple([_parse_rate(i, r) for i, r in enumerate(rates)]), name, verified)
