@@ -68,7 +68,7 @@ def chose(flow: Flow, event: BotChose, now: float) -> Step:
 def offer(flow: Flow, mode: Resolving) -> int | None:
     """The goods the current Trader of ``mode`` (the flow's) offers if a bot plays that
     seat, else None (a person picks on the pad)."""
-    seat = mode.traders[0].seat
+    seat = mode.trader.seat
     strength = flow.bot(seat)
     if strength is None:
         return None

@@ -93,7 +93,7 @@ def open_trade(flow: Flow, mode: Resolving, now: float) -> Step:
     """A Trader's dialog opens on everything its goods can buy, with a sound that says
     whose turn it is (the seat's name is on the screen). A bot's seat trades at once.
     ``mode`` is the flow's, with a Trader still to pick."""
-    choice = mode.traders[0]
+    choice = mode.trader
     goods = _bots.offer(flow, mode)
     if goods is not None:
         return _accept(flow, mode, now, choice.quote(goods).spent)
@@ -104,7 +104,7 @@ def open_trade(flow: Flow, mode: Resolving, now: float) -> Step:
 
 def trade(flow: Flow, mode: Resolving, event: Press, now: float) -> Step:
     """The trading seat's pad (1 fewer, 2 more, 7 accepts) or the host buttons."""
-    choice = mode.traders[0]
+    choice = mode.trader
     if isinstance(event, PadDown):
         if event.seat not in flow.pads or flow.pads.index(event.seat) != choice.seat:
             return flow, ()
@@ -123,7 +123,7 @@ def trade(flow: Flow, mode: Resolving, event: Press, now: float) -> Step:
 
 def _accept(flow: Flow, mode: Resolving, now: float, spent: int | None = None) -> Step:
     """The current Trader's offer on screen taken (or ``spent``, a bot's)."""
-    choice = mode.traders[0]
+    choice = mode.trader
     if spent is None:
         spent = choice.offers[mode.offer].spent
     offers = tuple(spent if s == choice.seat else o for s, o in enumerate(mode.offers))

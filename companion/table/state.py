@@ -149,8 +149,10 @@ class Resolving:
         return self.result.steps[1:]  # the supply phase came before the choices
 
     @property
-    def trader(self) -> TradeChoice | None:
-        return self.traders[0] if self.traders else None
+    def trader(self) -> TradeChoice:
+        """The Trader whose turn it is to trade: ask only while ``traders`` holds one (the
+        dialog is open, or about to open)."""
+        return self.traders[0]
 
 
 @dataclass(frozen=True, slots=True)

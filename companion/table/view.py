@@ -390,7 +390,7 @@ def _resolving(flow: Flow, mode: Resolving) -> RevealView | TradeView | StepView
     if mode.phase is Phase.REVEAL:
         return RevealView(number, mode.result.plays)
     if mode.phase is Phase.TRADE:
-        choice = mode.traders[0]
+        choice = mode.trader
         quote = choice.offers[mode.offer]
         rates = tuple(choice.board.available(choice.space))
         return TradeView(choice.seat, choice.space, rates, quote.spent, quote.vp, choice.held)
