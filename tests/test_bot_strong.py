@@ -23,12 +23,12 @@ from companion.game.bots import (
     View,
     _scores,
     legal_selections,
-    play_bots,
     view_of,
 )
 from companion.game.randgame import random_board, random_game
 from companion.game.record import GameRecord
 from companion.game.search import ROLLOUT_ROUNDS, best_offer, score
+from companion.game.tournament import play_bots
 from companion.rules import Board, check_selection, new_game, outcome, play_round
 from companion.rules.table import Table
 

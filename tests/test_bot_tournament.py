@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from companion.game.boards import profile
-from companion.game.bots import EasyBot, NormalBot, play_bots
+from companion.game.bots import EasyBot, NormalBot
 from companion.game.randgame import random_board
+from companion.game.tournament import play_bots
 from companion.rules import outcome
 
 GAMES = 200

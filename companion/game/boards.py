@@ -10,6 +10,7 @@ import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TypedDict
 
 from ..errors import clip, shown
 from ..rules import Board, BoardError, Rate, RecordError
@@ -18,8 +19,15 @@ from .jsontext import parse_json
 BOARD_FILE_MAX = 64 * 1024  # bytes: a board file is 16 short rates; more is not one
 
 
+class _Profile(TypedDict):
+    """A shipped side as ``data/boards.json`` holds it (the keys the companion reads)."""
+
+    trader_rates: list[list[int] | None]
+    verified: bool
+
+
 @cache
-def _profiles() -> dict[str, dict]:
+def _profiles() -> dict[str, _Profile]:
     text = resources.files("companion").joinpath("data/boards.json").read_text("utf-8")
     return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
 
@@ -37,13 +45,6 @@ def profile(name: str) -> Board:
         known = ", ".join(profile_names())
         raise BoardError(f"unknown board {shown(name)} (known: {known})") from None
     return Board.from_rates(data["trader_rates"], name=name, verified=data["verified"])
-
-
-def why_unverified(board: Board) -> str | None:
-    """Why a shipped board's rates cannot be trusted, or None."""
-    if board.verified or board.name is None:
-        return None
-    return _profiles()[board.name]["why_unverified"]
 
 
 def board_from_spec(spec: object) -> Board:
@@ -97,7 +98,7 @@ def _read_board_file(value: str) -> bytes:
         return f.read(BOARD_FILE_MAX + 1)
 
 
-def board_spec(board: Board) -> str | dict:
+def board_spec(board: Board) -> str | dict[str, list[list[int] | None]]:
     """The JSON form of a board: ``board_from_spec(board_spec(b)) == b``."""
     if board.name is not None and board == profile(board.name):
         return board.name

@@ -18,8 +18,9 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Protocol
 
 from ..errors import CompanionError, shown
@@ -29,16 +30,12 @@ from ..rules import (
     GameState,
     TradeChoice,
     choices_in,
-    new_game,
-    play_round,
     resolve_round,
 )
 from ..rules.table import Table, mask
-from .record import GameRecord, RoundRecord
 from .search import Clock, Model, Search
 
 Plays = Sequence[Sequence[int]]
-STRENGTHS = ("easy", "normal", "strong")
 # The strong bot's default time per decision: with the last piece of work past the
 # deadline, about 0.41 s on a Pi Zero 2 W by `companion bench`'s projection (at most 0.5 s).
 BUDGET_MS = 400
@@ -60,7 +57,20 @@ class View:
     seat: int
 
 
-def view_of(record: GameRecord, seat: object) -> View:
+class Played(Protocol):
+    """What ``view_of`` reads of a game: a ``record.GameRecord`` (not imported here: the
+    record module reads this one's ``STRENGTHS``)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def ended(self) -> bool: ...
+
+    def replay(self) -> GameState: ...
+
+
+def view_of(record: Played, seat: object) -> View:
     """The view of ``seat`` (0-based) after ``record``'s rounds.
 
     Raises ``BotRequestError`` for a seat not in the game, the rules' errors for a record
@@ -88,9 +98,7 @@ def make_bot(
 ) -> Bot:
     """A bot of ``strength`` (one of ``STRENGTHS``) seeded with ``seed``; ``budget_ms``
     and ``clock`` are for the strong bot's search, the others answer at once."""
-    if strength == "strong":
-        return StrongBot(seed, budget_ms, clock)
-    return {"easy": EasyBot, "normal": NormalBot}[strength](seed)
+    return BOTS[strength](seed, budget_ms, clock)
 
 
 def legal_selections(view: View) -> list[tuple[int, ...]]:
@@ -103,23 +111,6 @@ def my_trade(view: View, plays: Plays) -> TradeChoice | None:
     """What the seat faces at the Trader this round, or None if it did not play one."""
     result = resolve_round(view.state, plays)  # IllegalPlayError for plays that are wrong
     return next((c for c in choices_in(result) if c.seat == view.seat), None)
-
-
-MAX_ROUNDS = 500  # bots always end a game long before; this only guards the loop
-
-
-def play_bots(bots: Sequence[Bot], board: Board, target: int = 30) -> GameRecord:
-    """A whole game with a bot at every seat, as the table would run it: every seat
-    chooses from its view, then the plays are revealed and each is asked its offer."""
-    state = new_game(len(bots), board, target)
-    rounds = []
-    while not state.finished and len(rounds) < MAX_ROUNDS:
-        views = [View(state, seat) for seat in range(len(bots))]
-        plays = tuple(bot.cards(view) for bot, view in zip(bots, views, strict=True))
-        offers = tuple(bot.trade(view, plays) for bot, view in zip(bots, views, strict=True))
-        rounds.append(RoundRecord(plays, offers))
-        state = play_round(state, plays, offers)
-    return GameRecord(len(bots), board, target, tuple(rounds))
 
 
 class _Seeded:
@@ -209,7 +200,7 @@ def _best_offer(choice: TradeChoice) -> tuple[int, float]:
     return spent, vp - spent * GOOD_VP
 
 
-class _TradeValues(dict):
+class _TradeValues(dict[tuple[int, int], float]):
     """``_best_offer``'s value by (trader space, goods held), worked out once each."""
 
     def __init__(self, board: Board) -> None:
@@ -308,3 +299,17 @@ def _model(scored: list[tuple[tuple[int, ...], float]]) -> Model:
         total += math.exp((score - top) / TEMPERATURE)
         cum.append(total)
     return Model(tuple(sel for sel, _ in scored), tuple(cum))
+
+
+# (seed, budget_ms, clock) -> a bot; only the strong bot's search uses the budget and clock.
+BotFactory = Callable[[int, int, Clock], Bot]
+# The one registry of strengths, weakest first: records, the table's options and the
+# command line read their names here (``STRENGTHS``).
+BOTS: Mapping[str, BotFactory] = MappingProxyType(
+    {
+        "easy": lambda seed, budget_ms, clock: EasyBot(seed),
+        "normal": lambda seed, budget_ms, clock: NormalBot(seed),
+        "strong": StrongBot,
+    }
+)
+STRENGTHS = tuple(BOTS)

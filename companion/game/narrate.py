@@ -65,7 +65,17 @@ def narrate_step(step: Step, w: Words) -> list[str]:
     card = w.card(step.card) if step.card else ""
     # A seat plays each card at most once: one gain per player of the card.
     times = w.t("narrate.times", n=len(step.gains)) if len(step.gains) > 1 else ""
-    return _NARRATORS[type(step)](step, card, times, w)
+    match step:
+        case Share():
+            return _share(step, card, times, w)
+        case Bonus():
+            return _bonus(step, card, times, w)
+        case Trade():
+            return _trade(step, card, times, w)
+        case Beggar():
+            return _beggars(step, card, times, w)
+        case Discard():
+            return _discard(step, card, times, w)
 
 
 def _supply(step: SupplyStep, w: Words) -> list[str]:
@@ -141,15 +151,6 @@ def _beggar(g: BeggarGain, w: Words) -> str:
         why="; ".join(why),
         returned=" ".join(map(str, g.returned)),
     )
-
-
-_NARRATORS = {
-    Share: _share,
-    Bonus: _bonus,
-    Trade: _trade,
-    Beggar: _beggars,
-    Discard: _discard,
-}
 
 
 def _board(record: GameRecord, w: Words) -> str:

@@ -53,7 +53,7 @@ def random_game(
         )
     target = target or rng.choice((30, 45))
     state = new_game(players, board, target)
-    rounds = []
+    rounds: list[RoundRecord] = []
     while not state.finished and len(rounds) < MAX_ROUNDS:
         plays = random_plays(rng, state)
         trades = tuple(rng.randint(0, 15) if Card.TRADER in p else 0 for p in plays)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..rules import (
@@ -29,6 +29,7 @@ from ..rules import (
 )
 from ..rules.state import TARGET_MAX
 from .boards import board_from_spec, board_spec
+from .bots import STRENGTHS
 from .jsontext import parse_json
 
 
@@ -48,7 +49,7 @@ class GameRecord:
     # Ended at the table ("End the game") before any seat reached the target: the game
     # is over all the same, with its conversion and ranking after the last round.
     ended: bool = False
-    # The strength of each seat a bot plays ("easy", "normal", "strong"), None for a
+    # The strength of each seat a bot plays (one of ``bots.STRENGTHS``), None for a
     # person; () when people play every seat. The table seats bots after the people.
     bots: tuple[str | None, ...] = ()
 
@@ -82,8 +83,8 @@ class GameRecord:
         rounds = _rounds(rounds, players)
         return cls(players, board, target, rounds, ended, _bots(data.get("bots"), players))
 
-    def to_dict(self) -> dict:
-        out = {
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
             "players": self.players,
             "board": board_spec(self.board),
             "target": self.target,
@@ -117,11 +118,12 @@ class GameRecord:
             state = result.state
 
 
-def state_to_dict(state: GameState, ended: bool = False) -> dict:
+def state_to_dict(state: GameState, ended: bool = False) -> dict[str, Any]:
     """The replay output (docs/record-format.md); ``result`` only once the game has
-    ended (by the target, or ``ended`` at the table)."""
+    ended (by the target, or ``ended`` at the table). Its values as JSON has them, for
+    callers that read them back (the history)."""
     finished = state.finished or ended
-    out: dict = {
+    out: dict[str, Any] = {
         "round": state.round,
         "finished": finished,
         "rows": {"vp": state.rows.vp, "goods": state.rows.goods, "trader": state.rows.trader},
@@ -147,10 +149,11 @@ def _kind(value: object) -> str:
     return names.get(type(value), "null" if value is None else shown(value))
 
 
-def _rounds(raw: list, players: int) -> tuple[RoundRecord, ...]:
+def _rounds(raw: list[Any], players: int) -> tuple[RoundRecord, ...]:
     """Every round of a record. The usual record (objects of lists of lists, offers
     that are whole numbers 0 or more, or none) is checked in a few passes over all
-    rounds at once; anything else is read round by round to name the first mistake."""
+    rounds at once; anything else is read round by round to name the first mistake.
+    ``raw`` is JSON as parsed, of any shape: the passes check the types of all of it."""
     try:
         if not _DICT_ONLY.issuperset(map(type, raw)):
             raise LookupError
@@ -171,7 +174,7 @@ def _rounds(raw: list, players: int) -> tuple[RoundRecord, ...]:
     return tuple([_round(i + 1, r, players) for i, r in enumerate(raw)])
 
 
-def _tuples(lists: list[list]) -> tuple[tuple, ...]:
+def _tuples(lists: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(map(tuple, lists))
 
 
@@ -205,9 +208,6 @@ def _round(number: int, raw: object, players: int) -> RoundRecord:
     return RoundRecord(tuple(map(tuple, plays)), tuple(trades))
 
 
-BOT_STRENGTHS = ("easy", "normal", "strong")  # bots.STRENGTHS (bots imports this module)
-
-
 def _bots(raw: object, players: int) -> tuple[str | None, ...]:
     """The ``bots`` key: null or a strength per seat, bots after the people (where the
     table seats them); every null, or the key left out, is a game of people only."""
@@ -216,9 +216,9 @@ def _bots(raw: object, players: int) -> tuple[str | None, ...]:
     if type(raw) is not list or len(raw) != players:
         raise RecordError(f"'bots' must be a list of {players} entries (null or a strength)")
     for seat, kind in enumerate(raw):
-        if kind is not None and kind not in BOT_STRENGTHS:
+        if kind is not None and kind not in STRENGTHS:
             raise RecordError(
-                f"'bots', seat P{seat + 1}: expected null or one of {', '.join(BOT_STRENGTHS)}, "
+                f"'bots', seat P{seat + 1}: expected null or one of {', '.join(STRENGTHS)}, "
                 f"got {shown(kind)}"
             )
     people = [seat for seat, kind in enumerate(raw) if kind is None]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from ..errors import shown
 from ..rules import Board, BoardError, Rate, RecordError
@@ -109,8 +110,10 @@ def with_values(settings: DeviceSettings, values: Mapping[str, object]) -> Devic
 
 
 def _made(base: DeviceSettings, values: Mapping[str, object]) -> DeviceSettings:
+    # Values of any type go in: DeviceSettings checks each one when it is made (_check).
+    changes: dict[str, Any] = dict(values)
     try:
-        return replace(base, **values)
+        return replace(base, **changes)
     except TypeError:  # a key DeviceSettings does not have
         unknown = sorted(set(values) - set(KEYS))
         raise SettingsError(f"{unknown[0]}: not a setting (known: {', '.join(KEYS)})") from None
@@ -121,7 +124,7 @@ def _parse(name: str, value: object) -> object:
     if name != "own_rates" or value is None:
         return value
     try:
-        return Board.from_rates(value).rates  # type: ignore[arg-type]
+        return Board.from_rates(value).rates
     except BoardError as e:  # 16 spaces, bounded, monotone: as a record's custom table
         raise SettingsError(f"own_rates: {e}") from None
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..rules import outcome
+from ..rules import Board, new_game, outcome, play_round
 from .boards import profile
-from .bots import make_bot, play_bots
+from .bots import Bot, View, make_bot
 from .randgame import random_board
+from .record import GameRecord, RoundRecord
 from .search import Clock
 
 PAIRINGS = (("strong", "normal"), ("normal", "easy"), ("strong", "easy"))
@@ -47,7 +48,7 @@ class Pairing:
     def interval(self) -> tuple[float, float]:
         return wilson(self.wins, self.games)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         low, high = self.interval
         return {
             "first": self.first,
@@ -59,6 +60,23 @@ class Pairing:
             "win_rate": round(self.rate, 4),
             "ci95": [round(low, 4), round(high, 4)],
         }
+
+
+MAX_ROUNDS = 500  # bots always end a game long before; this only guards the loop
+
+
+def play_bots(bots: Sequence[Bot], board: Board, target: int = 30) -> GameRecord:
+    """A whole game with a bot at every seat, as the table would run it: every seat
+    chooses from its view, then the plays are revealed and each is asked its offer."""
+    state = new_game(len(bots), board, target)
+    rounds: list[RoundRecord] = []
+    while not state.finished and len(rounds) < MAX_ROUNDS:
+        views = [View(state, seat) for seat in range(len(bots))]
+        plays = tuple(bot.cards(view) for bot, view in zip(bots, views, strict=True))
+        offers = tuple(bot.trade(view, plays) for bot, view in zip(bots, views, strict=True))
+        rounds.append(RoundRecord(plays, offers))
+        state = play_round(state, plays, offers)
+    return GameRecord(len(bots), board, target, tuple(rounds))
 
 
 def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:

@@ -59,13 +59,14 @@ class Board:
         object.__setattr__(self, "_quotes", _quote_tables(self.rates))
 
     @classmethod
-    def from_rates(cls, rates: Sequence[object], name: str | None = None, verified: bool = True):
+    def from_rates(cls, rates: object, name: str | None = None, verified: bool = True) -> Board:
         """Build a board from ``[[goods, vp] | None, ...]`` as found in JSON, validating it.
 
-        BoardError names the first space that is wrong: not null or two whole numbers,
-        out of goods 1..15 and VP 1..99, or paying more VP per good than a space above.
+        BoardError names the first space that is wrong (or the value, if it is not a list):
+        not null or two whole numbers, out of goods 1..15 and VP 1..99, or paying more VP
+        per good than a space above.
         """
-        if type(rates) not in (list, tuple):
+        if type(rates) is not list and type(rates) is not tuple:
             raise BoardError(f"trader_rates must be a list of {SPACES} entries, got {shown(rates)}")
         _check_size(rates)  # before reading the entries: a list may be huge
         return cls(tuple([_parse_rate(i, r) for i, r in enumerate(rates)]), name, verified)
@@ -98,11 +99,6 @@ class Board:
         row = self._quotes[space]
         return sorted({row[g] for g in range(min(goods, GOODS_MAX) + 1)})
 
-    def cheapest(self, space: int) -> int | None:
-        """Fewest goods that buy anything on ``space``, or None if nothing can be bought."""
-        rates = self.available(space)
-        return min(r.goods for r in rates) if rates else None
-
 
 def _check_size(rates: Sequence[object]) -> None:
     if len(rates) != SPACES:
@@ -113,7 +109,8 @@ def _parse_rate(space: int, raw: object) -> Rate | None:
     """A JSON entry as a rate; its numbers are checked with every other rate's."""
     if raw is None:
         return None
-    if type(raw) in (list, tuple, Rate) and len(raw) == 2:
+    # exactly these types (a list or tuple subclass, another named tuple, is no rate)
+    if (type(raw) is list or type(raw) is tuple or type(raw) is Rate) and len(raw) == 2:
         return Rate(*raw)
     raise _bad_rate(space, raw)
 

@@ -58,8 +58,8 @@ def resolve_round(state: GameState, plays: Plays, offers: Sequence[int] = ()) ->
     table = Table(state)
     table.play(plays, offers, log)
     # ``play`` has checked the plays; the result shows them sorted, as revealed.
-    plays = tuple(tuple(sorted(cards)) for cards in plays)
-    return RoundResult(state, plays, tuple(log), table.state())
+    revealed = tuple(tuple(sorted(cards)) for cards in plays)
+    return RoundResult(state, revealed, tuple(log), table.state())
 
 
 def replay(state: GameState, rounds: Iterable[tuple[Plays, Sequence[int]]]) -> GameState:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import chain, combinations, permutations
 from operator import and_, invert
+from typing import NoReturn
 
 from ..errors import shown
 from .board import Quote
@@ -190,7 +191,9 @@ class Table:
                 seats_of[card].append(seat)
         self._resolve(selections, seats_of, offers, None)
 
-    def _resolve(self, selections, seats_of: list[list[int]], offers, log: Log) -> None:
+    def _resolve(
+        self, selections: Sequence[int], seats_of: list[list[int]], offers: Sequence[int], log: Log
+    ) -> None:
         self.trades = None
         self._supply(log)
         for card in range(1, 9):
@@ -199,7 +202,7 @@ class Table:
         self._end(seats_of[_BEGGAR_CARD], selections, log)
         self.round += 1
 
-    def _refuse(self, seat: int, cards: Sequence[int]) -> None:
+    def _refuse(self, seat: int, cards: Sequence[int]) -> NoReturn:
         """Raise the error naming the first thing wrong with a seat's selection."""
 
         def illegal(problem: PlayProblem, message: str) -> IllegalPlayError:
@@ -261,7 +264,14 @@ class Table:
         self.goods[seat] = held
         return 0
 
-    def _share(self, card: int, seats_of: list[list[int]], sel: list[int], offers, log: Log):
+    def _share(
+        self,
+        card: int,
+        seats_of: list[list[int]],
+        sel: Sequence[int],
+        offers: Sequence[int],
+        log: Log,
+    ) -> None:
         """Everyone who played ``card`` takes the same amount from its row, up to its cap."""
         row, cap = _SHARE[card]
         seats = seats_of[card]
@@ -280,12 +290,19 @@ class Table:
             lost = [give(seat, each) for seat in seats]
         if log is not None:
             gains = tuple(
-                _gain(Gain, s, row == _VP, each, lost[i] if lost else 0)
+                Gain(s, *_amounts(row == _VP, each, lost[i] if lost else 0))
                 for i, s in enumerate(seats)
             )
             log.append(Share(Card(card), _ROWS[row], each, before, self.rows[row], gains))
 
-    def _bonus(self, card: int, seats_of: list[list[int]], sel: list[int], offers, log: Log):
+    def _bonus(
+        self,
+        card: int,
+        seats_of: list[list[int]],
+        sel: Sequence[int],
+        offers: Sequence[int],
+        log: Log,
+    ) -> None:
         """Governor, Customs: paid per card the *other* seats played, not from the board."""
         to_vp, pays = _BONUS[card]
         gains = []
@@ -301,11 +318,18 @@ class Table:
                 lost = self._give_goods(seat, amount)
             if log is not None:
                 named = tuple((Card(c), len(seats_of[c]) - (m >> c & 1)) for c, _ in pays)
-                gains.append(_gain(BonusGain, seat, to_vp, amount, lost, counted=named))
+                gains.append(BonusGain(seat, *_amounts(to_vp, amount, lost), counted=named))
         if log is not None:
             log.append(Bonus(Card(card), tuple(gains)))
 
-    def _trade(self, card: int, seats_of: list[list[int]], sel: list[int], offers, log: Log):
+    def _trade(
+        self,
+        card: int,
+        seats_of: list[list[int]],
+        sel: Sequence[int],
+        offers: Sequence[int],
+        log: Log,
+    ) -> None:
         """Marker back 2 per extra Trader, each Trader trades, marker to 0."""
         board = self.setup.board
         seats = seats_of[card]
@@ -330,7 +354,14 @@ class Table:
         if log is not None:
             log.append(Trade(before, space, tuple(board.available(space)), tuple(gains)))
 
-    def _beggar(self, card: int, seats_of: list[list[int]], sel: list[int], offers, log: Log):
+    def _beggar(
+        self,
+        card: int,
+        seats_of: list[list[int]],
+        sel: Sequence[int],
+        offers: Sequence[int],
+        log: Log,
+    ) -> None:
         """Goods for the cards left in hand and for the other seats' Traders."""
         _, pays = _BONUS[card]
         gains = []
@@ -359,7 +390,7 @@ class Table:
         if log is not None:
             log.append(Beggar(tuple(gains)))
 
-    def _end(self, beggars: list[int], selections: list[int], log: Log) -> None:
+    def _end(self, beggars: list[int], selections: Sequence[int], log: Log) -> None:
         """Beggars take every card back; everyone else discards what they played."""
         hands, discards = self.hands, self.discards
         for seat, m in enumerate(selections):
@@ -377,11 +408,12 @@ class Table:
                 log.append(Discard(discarded))
 
 
-def _gain(kind: type[Gain], seat: int, to_vp: bool, amount: int, lost: int, **detail) -> Gain:
-    """A seat's gain as a step reports it: VP, or the goods it kept and those it lost."""
+def _amounts(to_vp: bool, amount: int, lost: int) -> tuple[int, int, int]:
+    """A seat's gain as a step reports it, (vp, goods, lost): VP, or the goods it kept and
+    those it lost."""
     if to_vp:
-        return kind(seat, vp=amount, **detail)
-    return kind(seat, goods=amount - lost, lost=lost, **detail)
+        return amount, 0, 0
+    return 0, amount - lost, lost
 
 
 def _listed(m: int) -> str:
@@ -404,14 +436,19 @@ _SELECTIONS = tuple(
 # Every way to write a selection of one or two different cards, to its bitmask.
 _WRITTEN = {cards: mask(cards) for k in (1, 2) for cards in permutations(range(1, 9), k)}
 # The same, by the number of cards a seat plays: _WRITTEN_AS[k][cards] (k is 1 or 2).
-_WRITTEN_AS = [{c: m for c, m in _WRITTEN.items() if len(c) == k} for k in range(3)]
+# Keyed by any seat's play: a list is not a key (unhashable), and a caller catches that.
+_WRITTEN_AS: list[dict[Sequence[int], int]] = [
+    {c: m for c, m in _WRITTEN.items() if len(c) == k} for k in range(3)
+]
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
 _VP, _GOODS, _TRADER = range(3)
 _TRADER_CARD, _BEGGAR_CARD = int(Card.TRADER), int(Card.BEGGAR)  # list indexes, not enums
 _SHARE: list[tuple[int, int | None]] = [(0, None)] * 9
 _BONUS: list[tuple[bool, tuple[tuple[int, int], ...]]] = [(False, ())] * 9
-_ACTIONS: list[Callable[..., None]] = [Table._share] * 9
+# An action: (table, card, seats_of, selections, offers, log), as ``Table._share`` takes them.
+Action = Callable[[Table, int, list[list[int]], Sequence[int], Sequence[int], Log], None]
+_ACTIONS: list[Action] = [Table._share] * 9
 for _card in Card:
     if _card in SHARES:
         _row, _cap = SHARES[_card]

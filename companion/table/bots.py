@@ -1,44 +1,26 @@
 """Bots at the table's seats: the table asks, the app runs the bot, the table takes it.
-The question (an effect) and the answer (an event) live here, beside the code that makes
-and takes them.
+The code that makes the question (an effect) and takes the answer (an event).
 
 A bot may take a while (the strong one searches for its time budget), so the table never
 runs one inside a step: when a round's choosing begins it returns an ``AskBot`` effect
 per bot seat still to choose, with the bot's view built from the public state alone, and
-the app puts the answer back on the queue as ``BotChose``. A Trader's offer is quick for
-every strength (one resolution of the revealed round), so the table decides it at once.
+the app puts the answer back on the queue as ``BotChose`` (both are defined with the
+other effects and events, in their unions, and named here too). A Trader's offer is
+quick for every strength (one resolution of the revealed round), so the table decides
+it at once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ..game.bots import View as BotView
 from ..game.bots import make_bot
-from ..rules import GameState
-from .effects import LOCKED, Effect
-from .state import Choosing, Flow, Phase, Resolving
+from .effects import LOCKED, AskBot
+from .events import BotChose
+from .state import Choosing, Flow, Phase, Resolving, Step, current_game
 
-
-@dataclass(frozen=True, slots=True)
-class AskBot:
-    """An effect: the seats start choosing (a new round, or back from the menu) with the bot
-    at ``view.seat`` still to choose. Run a bot of ``strength`` on ``view`` (the public
-    state and that seat, nothing of the others' choices) and put its ``BotChose``."""
-
-    view: BotView
-    strength: str
-
-
-@dataclass(frozen=True, slots=True)
-class BotChose:
-    """An event: a bot's cards for ``seat``, chosen from ``state`` (the game when it was
-    asked). The table takes them only while that seat still chooses in that state: an
-    answer that comes after an undo, a new game or from the menu is dropped."""
-
-    seat: int
-    state: GameState = field(repr=False)
-    cards: tuple[int, ...] = field(repr=False)  # SECRET until the reveal
+__all__ = ["TRADE_SEED", "AskBot", "BotChose", "asks", "chose", "offer"]
 
 
 TRADE_SEED = 0  # every strength trades by a fixed rule; easy's random offer uses this seed
@@ -51,7 +33,7 @@ def asks(before: Flow, after: Flow) -> tuple[AskBot, ...]:
     mode = after.mode
     if not isinstance(mode, Choosing) or isinstance(before.mode, Choosing):
         return ()
-    state = after.game.state
+    state = current_game(after).state
     return tuple(
         AskBot(BotView(state, seat), strength)
         for seat in range(after.players)
@@ -59,16 +41,19 @@ def asks(before: Flow, after: Flow) -> tuple[AskBot, ...]:
     )
 
 
-def chose(flow: Flow, event: BotChose, now: float) -> tuple[Flow, tuple[Effect, ...]]:
+def chose(flow: Flow, event: BotChose, now: float) -> Step:
     """A bot's cards, taken as a seat's full selection (locked, hidden until the reveal),
     if the seat still chooses in the state it was asked about; else dropped."""
     mode, seat = flow.mode, event.seat
     if not isinstance(mode, Choosing) or mode.phase is Phase.COUNTDOWN:
         return flow, ()
-    if flow.bot(seat) is None or mode.chosen[seat] or event.state != flow.game.state:
+    if flow.bot(seat) is None or mode.chosen[seat]:
         return flow, ()
-    cards, need = tuple(sorted(event.cards)), flow.game.state.setup.cards_per_round
-    hand = flow.game.state.hands[seat]
+    state = current_game(flow).state
+    if event.state != state:
+        return flow, ()
+    cards, need = tuple(sorted(event.cards)), state.setup.cards_per_round
+    hand = state.hands[seat]
     if len(set(cards)) != len(cards) or len(cards) != need or not hand.issuperset(cards):
         return flow, ()  # not a play of this seat: never from the shipped bots
     chosen = (*mode.chosen[:seat], cards, *mode.chosen[seat + 1 :])
@@ -80,13 +65,12 @@ def chose(flow: Flow, event: BotChose, now: float) -> tuple[Flow, tuple[Effect, 
     return replace(flow, mode=replace(mode, chosen=chosen)), (LOCKED,)
 
 
-def offer(flow: Flow) -> int | None:
-    """The goods the current Trader offers if a bot plays that seat, else None (a person
-    picks on the pad)."""
-    mode: Resolving = flow.mode
+def offer(flow: Flow, mode: Resolving) -> int | None:
+    """The goods the current Trader of ``mode`` (the flow's) offers if a bot plays that
+    seat, else None (a person picks on the pad)."""
     seat = mode.trader.seat
     strength = flow.bot(seat)
     if strength is None:
         return None
-    view = BotView(flow.game.state, seat)
+    view = BotView(current_game(flow).state, seat)
     return make_bot(strength, TRADE_SEED).trade(view, mode.result.plays)

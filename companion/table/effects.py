@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..game.bots import View as BotView
 from ..game.names import Names
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings
@@ -77,4 +78,16 @@ class Stuck:
     key: KeyStuck | HostKey
 
 
-Effect = Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck | NamesChanged
+@dataclass(frozen=True, slots=True)
+class AskBot:
+    """The seats start choosing (a new round, or back from the menu) with the bot at
+    ``view.seat`` still to choose. Run a bot of ``strength`` on ``view`` (the public state
+    and that seat, nothing of the others' choices) and put its ``events.BotChose``."""
+
+    view: BotView
+    strength: str
+
+
+Effect = (
+    Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck | NamesChanged | AskBot
+)

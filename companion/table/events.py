@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..game.names import HistorySummary
+from ..rules import GameState
 
 
 class HostKey(enum.Enum):
@@ -133,6 +134,18 @@ class ChangeSettings:
     values: tuple[tuple[str, object], ...]
 
 
+@dataclass(frozen=True, slots=True)
+class BotChose:
+    """A bot's cards for ``seat``, chosen from ``state`` (the game when it was asked: the
+    answer to an ``effects.AskBot``). The table takes them only while that seat still
+    chooses in that state: an answer that comes after an undo, a new game or from the menu
+    is dropped."""
+
+    seat: int
+    state: GameState = field(repr=False)
+    cards: tuple[int, ...] = field(repr=False)  # SECRET until the reveal
+
+
 Event = (
     PadDown
     | PadUp
@@ -148,8 +161,10 @@ Event = (
     | ShowCode
     | CodeUsed
     | ChangeSettings
+    | BotChose
 )
 Put = Callable[[Event], None]
+Press = PadDown | HostPress  # what the mode on the table acts on (a handler's event)
 
 
 class Source(Protocol):

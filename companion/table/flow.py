@@ -9,6 +9,7 @@ pin or a file, so every path is a plain test. What the table may show is
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import assert_never
 
 from . import bots as _bots
 from . import menu as _menu
@@ -18,8 +19,10 @@ from . import settings as _settings
 from . import setup as _setup
 from .effects import Effect, Stuck
 from .events import (
+    BotChose,
     ChangeSettings,
     CodeUsed,
+    Event,
     HistoryKnown,
     HostDown,
     HostKey,
@@ -29,6 +32,7 @@ from .events import (
     KeyStuck,
     NameSet,
     PadDown,
+    Press,
     SaveFailed,
     ShowCode,
     Tick,
@@ -42,6 +46,7 @@ from .state import (
     HistoryPages,
     Join,
     Menu,
+    Mode,
     NameEditor,
     NamesList,
     Notice,
@@ -53,20 +58,19 @@ from .state import (
     Resume,
     Scores,
     SettingsList,
+    Step,
     notice,
 )
 
-Step = tuple[Flow, tuple[Effect, ...]]
 
-
-def step(flow: Flow, event: object, now: float) -> Step:
+def step(flow: Flow, event: Event, now: float) -> Step:
     """The next flow after ``event`` at time ``now``, and the effects it asks for (the
     bots to ask among them, when the seats start choosing)."""
     after, effects = _step(flow, event, now)
     return after, effects + _bots.asks(flow, after)
 
 
-def _step(flow: Flow, event: object, now: float) -> Step:
+def _step(flow: Flow, event: Event, now: float) -> Step:
     if flow.notice is not None and now >= flow.notice.until:
         flow = replace(flow, notice=None)
     if isinstance(event, HostDown | HostUp):
@@ -77,7 +81,7 @@ def _step(flow: Flow, event: object, now: float) -> Step:
         flow, told = _stuck_buttons(flow, now)
         flow, effects = _tick(flow, now)
         return flow, told + effects
-    if isinstance(event, _bots.BotChose):
+    if isinstance(event, BotChose):
         return _bots.chose(flow, event, now)
     if isinstance(event, SaveFailed):
         return notice(flow, "notice.save_failed", now, reason=event.reason), ()
@@ -85,10 +89,10 @@ def _step(flow: Flow, event: object, now: float) -> Step:
         # Never the card: its press may have chosen it, and a choice is secret until the
         # reveal (`companion pads` names the key for the maker).
         if event.seat in flow.pads:
-            told = notice(flow, "notice.key_stuck", now, seat=flow.pads.index(event.seat))
+            said = notice(flow, "notice.key_stuck", now, seat=flow.pads.index(event.seat))
         else:  # a pad nobody sits at: its own number, which no seat's name is mistaken for
-            told = notice(flow, "notice.pad_stuck", now, pad=event.seat + 1)
-        return told, (Stuck(event),)
+            said = notice(flow, "notice.pad_stuck", now, pad=event.seat + 1)
+        return said, (Stuck(event),)
     if isinstance(event, HubMismatch):
         return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
     if isinstance(event, NameSet):
@@ -144,52 +148,72 @@ def settle(flow: Flow, now: float) -> Step:
     return flow, effects
 
 
-def _act(flow: Flow, event: PadDown | HostPress, now: float) -> Step:
+def _act(flow: Flow, event: Press, now: float) -> Step:
     if isinstance(event, HostPress) and event.long:
         return _menu.open_menu(flow), ()
-    return _HANDLERS[type(flow.mode)](flow, event, now)
+    return _handle(flow, flow.mode, event, now)
+
+
+def _handle(flow: Flow, mode: Mode, event: Press, now: float) -> Step:
+    """A press, for the handler of the mode on the table (``mode``, the flow's), which
+    takes the mode as its own class."""
+    match mode:
+        case Resume():
+            return _setup.resume(flow, mode, event, now)
+        case Join():
+            return _setup.join(flow, mode, event, now)
+        case Options():
+            return _setup.options(flow, mode, event, now)
+        case Choosing():
+            return _round.choose(flow, mode, event, now)
+        case Resolving():
+            return _resolving(flow, mode, event, now)
+        case Scores():
+            return _menu.scores(flow, mode, event, now)
+        case Over():
+            return _setup.over(flow, mode, event, now)
+        case Menu():
+            return _menu.menu(flow, mode, event, now)
+        case Confirm():
+            return _menu.confirm(flow, mode, event, now)
+        case SettingsList():
+            return _settings.settings(flow, mode, event, now)
+        case RatesEditor():
+            return _settings.rates(flow, mode, event, now)
+        case DiscardRates():
+            return _settings.discard(flow, mode, event, now)
+        case NamesList():
+            return _names.names_list(flow, mode, event, now)
+        case NameEditor():
+            return _names.name_editor(flow, mode, event, now)
+        case HistoryPages():
+            return _names.history_pages(flow, mode, event, now)
+        case _:
+            assert_never(mode)
 
 
 def _timeout(flow: Flow, now: float) -> Step:
+    """The mode's pause is over: the supply phase, the countdown, the reveal and each
+    step, the scores move on."""
     mode = flow.mode
-    if mode.phase is Phase.SUPPLY:
-        return replace(flow, mode=replace(mode, phase=Phase.SELECT)), ()
-    if mode.phase is Phase.COUNTDOWN:
-        return _round.reveal(flow, now)
+    if isinstance(mode, Choosing):
+        if mode.phase is Phase.SUPPLY:
+            return replace(flow, mode=replace(mode, phase=Phase.SELECT)), ()
+        if mode.phase is Phase.COUNTDOWN:
+            return _round.reveal(flow, mode, now)
+        return flow, ()
     if isinstance(mode, Resolving):
-        return _round.advance(flow, now)
+        return _round.advance(flow, mode, now)
     if isinstance(mode, Scores):
         return _round.next_round(flow, now), ()
     return flow, ()
 
 
-def _go_on(flow: Flow, event: object, now: float) -> Step:
-    """The reveal and each step move on with OK, or by themselves after their pause."""
+def _resolving(flow: Flow, mode: Resolving, event: Press, now: float) -> Step:
+    """A Trader picks a trade; the reveal and each step move on with OK, or by themselves
+    after their pause."""
+    if mode.phase is Phase.TRADE:
+        return _round.trade(flow, mode, event, now)
     if isinstance(event, HostPress) and event.key is HostKey.OK:
         return _timeout(replace(flow, deadline=None), now)
     return flow, ()
-
-
-def _resolving(flow: Flow, event: object, now: float) -> Step:
-    if flow.mode.phase is Phase.TRADE:
-        return _round.trade(flow, event, now)
-    return _go_on(flow, event, now)
-
-
-_HANDLERS = {
-    Resume: _setup.resume,
-    Join: _setup.join,
-    Options: _setup.options,
-    Choosing: _round.choose,
-    Resolving: _resolving,
-    Scores: _menu.scores,
-    Over: _setup.over,
-    Menu: _menu.menu,
-    Confirm: _menu.confirm,
-    SettingsList: _settings.settings,
-    RatesEditor: _settings.rates,
-    DiscardRates: _settings.discard,
-    NamesList: _names.names_list,
-    NameEditor: _names.name_editor,
-    HistoryPages: _names.history_pages,
-}

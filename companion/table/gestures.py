@@ -38,9 +38,10 @@ class Keys:
 
 
 NO_KEYS = Keys()
+Gesture = tuple[Keys, HostPress | None]  # the keys after an edge or a while, and any gesture
 
 
-def edge(keys: Keys, event: HostDown | HostUp, now: float, hold: float):
+def edge(keys: Keys, event: HostDown | HostUp, now: float, hold: float) -> Gesture:
     """The keys after an edge, and the gesture it completes (or None)."""
     keys = _track(keys, event, now)
     if event.key is not HostKey.OK:
@@ -68,7 +69,7 @@ def stuck(keys: Keys, now: float) -> tuple[Keys, tuple[HostKey, ...]]:
     return (replace(keys, stuck=keys.stuck + new), new) if new else (keys, ())
 
 
-def elapsed(keys: Keys, now: float, hold: float):
+def elapsed(keys: Keys, now: float, hold: float) -> Gesture:
     """The keys once ``now`` has come, and the long press if its time is up."""
     due = keys.due(hold)
     if due is None or now < due:

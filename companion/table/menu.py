@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .effects import CLICK, REFUSED, GameChanged, GameFinished
-from .events import HostKey, HostPress
+from .events import HostKey, HostPress, Press
 from .round import next_round
 from .state import (
     MENU_ITEMS,
@@ -18,6 +18,7 @@ from .state import (
     HistoryPages,
     Join,
     Menu,
+    Mode,
     NameEditor,
     NamesList,
     Options,
@@ -27,11 +28,13 @@ from .state import (
     Resume,
     Scores,
     SettingsList,
+    Step,
+    current_game,
     seat_names,
 )
 
-_NO_MENU = (Resume, Menu, Confirm, SettingsList, RatesEditor, DiscardRates)
-_NO_MENU += (NamesList, NameEditor, HistoryPages)  # opened from the menu or the settings
+_OPENED_THERE = (NamesList, NameEditor, HistoryPages)  # from the menu or the settings
+_NO_MENU = (Resume, Menu, Confirm, SettingsList, RatesEditor, DiscardRates, *_OPENED_THERE)
 _SETTINGS_ONLY = (Join, Options, Over)  # no game to go back to: the menu is the settings
 
 
@@ -43,11 +46,10 @@ def open_menu(flow: Flow) -> Flow:
     return replace(flow, mode=Menu(flow.mode), deadline=None)
 
 
-def menu(flow: Flow, event: object, now: float):
+def menu(flow: Flow, mode: Menu, event: Press, now: float) -> Step:
     """◀ ▶ move along the items, OK chooses; ◀ on the first item goes back to the game."""
     if not isinstance(event, HostPress):
         return flow, ()
-    mode: Menu = flow.mode
     if event.key is not HostKey.OK:
         cursor = mode.cursor + (1 if event.key is HostKey.RIGHT else -1)
         if cursor < 0:
@@ -77,11 +79,10 @@ def can_undo(flow: Flow) -> bool:
     return game is not None and (bool(game.history) or game.record.ended)
 
 
-def confirm(flow: Flow, event: object, now: float):
+def confirm(flow: Flow, mode: Confirm, event: Press, now: float) -> Step:
     """OK does it; ◀ or ▶ go back where the question came from."""
     if not isinstance(event, HostPress):
         return flow, ()
-    mode: Confirm = flow.mode
     if event.key is not HostKey.OK:
         return replace(flow, mode=mode.back), (CLICK,)
     if mode.action == "undo":
@@ -89,16 +90,16 @@ def confirm(flow: Flow, event: object, now: float):
     return _end(flow)
 
 
-def scores(flow: Flow, event: object, now: float):
+def scores(flow: Flow, mode: Scores, event: Press, now: float) -> Step:
     """Between rounds OK goes on at once; opened from the menu, OK goes back."""
     if not (isinstance(event, HostPress) and event.key is HostKey.OK):
         return flow, ()
-    if flow.mode.back is not None:
-        return back_to(flow, flow.mode.back, now), (CLICK,)
+    if mode.back is not None:
+        return back_to(flow, mode.back, now), (CLICK,)
     return next_round(replace(flow, deadline=None), now), (CLICK,)
 
 
-def back_to(flow: Flow, mode, now: float) -> Flow:
+def back_to(flow: Flow, mode: Mode, now: float) -> Flow:
     """Back where the menu was opened, with that mode's pause started afresh."""
     timing = flow.settings.timing
     pause = {
@@ -111,10 +112,10 @@ def back_to(flow: Flow, mode, now: float) -> Flow:
     return replace(flow, mode=mode, deadline=None if pause is None else now + pause)
 
 
-def _undo(flow: Flow, now: float):
+def _undo(flow: Flow, now: float) -> Step:
     """The last round taken back (the round in progress, if any, is dropped unrevealed);
     a game ended from the menu goes on instead, at its next round."""
-    game = flow.game
+    game = current_game(flow)
     if game.record.ended:
         record = replace(game.record, ended=False)
         game = replace(game, record=record)
@@ -124,10 +125,10 @@ def _undo(flow: Flow, now: float):
     return next_round(replace(flow, game=game), now), (CLICK, GameChanged(record))
 
 
-def _end(flow: Flow):
+def _end(flow: Flow) -> Step:
     """The game ends now, as the rules end one: conversion and ranking after the last
     round played. The round in progress, if any, is dropped unrevealed."""
-    game = flow.game
+    game = current_game(flow)
     record = replace(game.record, ended=True)
     game = replace(game, record=record)
     mode = Over()

@@ -15,12 +15,13 @@ The app hands the table what to show (``HistoryKnown``): the table reads no file
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeVar
 
 from ..game.names import LETTERS, MAX, PADS, HistorySummary, PastGame, Tally
-from .effects import CLICK, REFUSED, Effect, NamesChanged
-from .events import HostKey, HostPress
+from .effects import CLICK, REFUSED, NamesChanged
+from .events import HostKey, HostPress, Press
 from .menu import back_to
-from .state import Flow, HistoryPages, NameEditor, NamesList
+from .state import Flow, HistoryPages, NameEditor, NamesList, Step
 
 NEW, NONE = "+new", "-none"  # the choices after the recent names (no name has + or -)
 DEL, END = "del", "end"  # the wheel's two keys after the letters
@@ -28,7 +29,6 @@ WHEEL = (*LETTERS, DEL, END)
 RECENT = 5  # recent names offered at most
 PER_PAGE = 3  # lines a history page shows, in the body font, above the hint
 
-Step = tuple[Flow, tuple[Effect, ...]]
 Page = tuple[str, tuple[Tally, ...] | tuple[PastGame, ...]]  # "wins" or "games", its lines
 
 
@@ -49,10 +49,9 @@ def know_history(flow: Flow, summary: HistorySummary) -> Flow:
     return flow
 
 
-def names_list(flow: Flow, event: object, now: float) -> Step:
+def names_list(flow: Flow, mode: NamesList, event: Press, now: float) -> Step:
     if not isinstance(event, HostPress):
         return flow, ()
-    mode: NamesList = flow.mode
     if event.key is HostKey.OK:
         return replace(flow, mode=_editor(flow, mode)), (CLICK,)
     cursor = mode.cursor + (1 if event.key is HostKey.RIGHT else -1)
@@ -71,10 +70,9 @@ def _editor(flow: Flow, back: NamesList) -> NameEditor:
     return NameEditor(back, (*offered, NEW, NONE))
 
 
-def name_editor(flow: Flow, event: object, now: float) -> Step:
+def name_editor(flow: Flow, mode: NameEditor, event: Press, now: float) -> Step:
     if not isinstance(event, HostPress):
         return flow, ()
-    mode: NameEditor = flow.mode
     if mode.spelled is not None:
         return _spell(flow, mode, event.key)
     if event.key is HostKey.OK:
@@ -124,14 +122,16 @@ def pages(summary: HistorySummary) -> tuple[Page, ...]:
     return (*wins, *(("games", part) for part in _split(summary.games)))
 
 
-def _split(lines: tuple) -> list[tuple]:
+_Line = TypeVar("_Line", Tally, PastGame)
+
+
+def _split(lines: tuple[_Line, ...]) -> list[tuple[_Line, ...]]:
     return [lines[i : i + PER_PAGE] for i in range(0, len(lines), PER_PAGE)]
 
 
-def history_pages(flow: Flow, event: object, now: float) -> Step:
+def history_pages(flow: Flow, mode: HistoryPages, event: Press, now: float) -> Step:
     if not isinstance(event, HostPress):
         return flow, ()
-    mode: HistoryPages = flow.mode
     page = mode.page + (1 if event.key is HostKey.RIGHT else -1)
     if event.key is HostKey.OK or page < 0:
         return back_to(flow, mode.back, now), (CLICK,)

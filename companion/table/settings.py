@@ -20,8 +20,8 @@ from dataclasses import replace
 from ..game.boards import offered_rates, profile_names
 from ..game.settings import OWN, DeviceSettings, SettingsError, board_of, with_values
 from ..rules import Board, BoardError, Rate
-from .effects import CLICK, REFUSED, Effect, SettingsChanged
-from .events import HostKey, HostPress
+from .effects import CLICK, REFUSED, SettingsChanged
+from .events import HostKey, HostPress, Press
 from .menu import back_to
 from .state import (
     DiscardRates,
@@ -30,6 +30,7 @@ from .state import (
     NamesList,
     RatesEditor,
     SettingsList,
+    Step,
     choose_board,
     notice,
 )
@@ -39,8 +40,6 @@ _NAMES = ("names", "history")  # no value: OK opens them (``names.py``)
 # Targets a person reaches in a few presses: fives to 100, tens to 200, fifties to 950.
 TARGETS = (*range(5, 101, 5), *range(110, 201, 10), *range(250, 951, 50))
 
-Step = tuple[Flow, tuple[Effect, ...]]
-
 
 def items(flow: Flow) -> tuple[str, ...]:
     """The items on offer: volume only where the buzzer can play softer or louder."""
@@ -48,9 +47,11 @@ def items(flow: Flow) -> tuple[str, ...]:
     return ("language", "board", "target", "sound", *volume, "contrast", "rates", *_NAMES, "back")
 
 
-def values(flow: Flow, item: str) -> tuple[tuple, int]:
-    """The values an item offers, in order, and the index of the current one."""
+def values(flow: Flow, item: str) -> tuple[tuple[str | int, ...], int]:
+    """The values an item offers, in order, and the index of the current one (sound's
+    are ``False`` and ``True``)."""
     prefs = flow.prefs
+    offered: tuple[str | int, ...]
     if item == "language":
         offered = tuple(sorted({*flow.settings.languages, prefs.language}))
     elif item == "board":
@@ -66,14 +67,13 @@ def values(flow: Flow, item: str) -> tuple[tuple, int]:
     return offered, offered.index(getattr(prefs, item))
 
 
-def settings(flow: Flow, event: object, now: float) -> Step:
+def settings(flow: Flow, mode: SettingsList, event: Press, now: float) -> Step:
     if not isinstance(event, HostPress):
         return flow, ()
-    mode: SettingsList = flow.mode
     item = items(flow)[mode.cursor]
     if event.key is HostKey.OK:
         if item == "back":
-            return leave(flow, now), (CLICK,)
+            return leave(flow, mode, now), (CLICK,)
         if item == "rates":
             return replace(flow, mode=_editor(flow, mode)), (CLICK,)
         if item == "names":
@@ -87,7 +87,7 @@ def settings(flow: Flow, event: object, now: float) -> Step:
         return replace(flow, mode=replace(mode, cursor=mode.cursor + 1)), (CLICK,)
     if index < 0:
         if mode.cursor == 0:
-            return leave(flow, now), (CLICK,)
+            return leave(flow, mode, now), (CLICK,)
         return replace(flow, mode=replace(mode, cursor=mode.cursor - 1)), (CLICK,)
     if index >= len(offered):
         return flow, (REFUSED,)
@@ -124,9 +124,10 @@ def apply_prefs(flow: Flow, prefs: DeviceSettings) -> Flow:
     return replace(flow, prefs=prefs, choice=replace(flow.choice, target=prefs.target))
 
 
-def leave(flow: Flow, now: float) -> Flow:
-    """Back where the settings were opened (a game's pauses start afresh)."""
-    return back_to(flow, flow.mode.back, now)
+def leave(flow: Flow, mode: SettingsList, now: float) -> Flow:
+    """Back where the settings (``mode``, the flow's) were opened (a game's pauses start
+    afresh)."""
+    return back_to(flow, mode.back, now)
 
 
 # --- your own board's rates ------------------------------------------------------------
@@ -143,15 +144,15 @@ def space_values(editor: RatesEditor) -> tuple[tuple[Rate | None, ...], int]:
     """ "none" and the offered rates, with the space's rate when the editor opened (one
     from a board file may not be among them), and the index of the rate it has now."""
     rate = editor.rates[editor.space]
-    offered = (set(offered_rates()) | {editor.opened[editor.space], rate}) - {None}
+    shown = (*offered_rates(), editor.opened[editor.space], rate)
+    offered = {r for r in shown if r is not None}
     choices = (None, *sorted(offered, key=lambda r: (r.vp / r.goods, -r.goods)))
     return choices, choices.index(rate)
 
 
-def rates(flow: Flow, event: object, now: float) -> Step:
+def rates(flow: Flow, editor: RatesEditor, event: Press, now: float) -> Step:
     if not isinstance(event, HostPress):
         return flow, ()
-    editor: RatesEditor = flow.mode
     if event.key is HostKey.OK:
         if editor.space < SPACES - 1:
             return replace(flow, mode=replace(editor, space=editor.space + 1)), (CLICK,)
@@ -171,11 +172,10 @@ def rates(flow: Flow, event: object, now: float) -> Step:
     return replace(flow, mode=editor.back), (CLICK,)
 
 
-def discard(flow: Flow, event: object, now: float) -> Step:
+def discard(flow: Flow, mode: DiscardRates, event: Press, now: float) -> Step:
     """OK drops the changes and goes back to the settings; ◀ ▶ go back to the editor."""
     if not isinstance(event, HostPress):
         return flow, ()
-    mode: DiscardRates = flow.mode
     if event.key is HostKey.OK:
         return replace(flow, mode=mode.editor.back), (CLICK,)
     return replace(flow, mode=mode.editor), (CLICK,)
@@ -197,7 +197,8 @@ def _keep(flow: Flow, editor: RatesEditor, now: float) -> Step:
 def out_of_order(table: tuple[Rate | None, ...]) -> tuple[int, int]:
     """The first space that pays fewer VP per good than a space below it, and that
     space: the pair the rules' check names (``Board`` refused the table)."""
-    best, best_space = None, 0
+    best: Rate | None = None
+    best_space = 0
     for space, rate in enumerate(table):
         if rate is None:
             continue

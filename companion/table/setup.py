@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..game.record import BOT_STRENGTHS, GameRecord
-from ..rules import TARGETS, new_game
+from ..game.bots import STRENGTHS
+from ..game.record import GameRecord
+from ..rules import TARGETS, Board, new_game
 from . import bots as _bots
 from .effects import CLICK, REFUSED, GameChanged, KeepAside
-from .events import HostKey, HostPress, PadDown
+from .events import HostKey, HostPress, PadDown, Press
 from .round import next_round
 from .state import (
     PADS,
+    Choice,
     Confirm,
     Flow,
     Game,
@@ -20,13 +22,16 @@ from .state import (
     Options,
     Over,
     Resume,
+    Step,
     choose_board,
     notice,
     seat_names,
 )
 
 
-def start(flow: Flow, players: int, board, target: int, now: float, bots: tuple[str, ...] = ()):
+def start(
+    flow: Flow, players: int, board: Board, target: int, now: float, bots: tuple[str, ...] = ()
+) -> Step:
     """Skip setup: a game of ``players`` people on pads 1..players, and ``bots`` (their
     strengths) at the seats after them; the bots are asked at once."""
     before = choose_board(flow, board)
@@ -41,7 +46,7 @@ def offer_resume(flow: Flow, saved: GameRecord, backup: bool = False) -> Flow:
     return replace(flow, mode=Resume(saved, backup))
 
 
-def new_game_on(flow: Flow, now: float):
+def new_game_on(flow: Flow, now: float) -> Step:
     """A new game with the seats and choices on the table, saved at once. A game that
     ended before it is kept beside it in the state folder, not replaced."""
     board, target = flow.board, flow.choice.target
@@ -53,17 +58,17 @@ def new_game_on(flow: Flow, now: float):
     return next_round(replace(flow, game=game), now), (*kept, GameChanged(record))
 
 
-def resume(flow: Flow, event: object, now: float):
+def resume(flow: Flow, mode: Resume, event: Press, now: float) -> Step:
     """OK resumes the saved game at the start of its next round; ◀ starts a new one
     (the saved game is kept beside it: nothing is lost by a wrong key)."""
     if not isinstance(event, HostPress):
         return flow, ()
     if event.key is HostKey.LEFT:
-        saved = flow.mode.saved
+        saved = mode.saved
         return replace(flow, mode=Join()), (KeepAside(saved, seat_names(flow, saved)),)
     if event.key is not HostKey.OK:
         return flow, ()
-    record = flow.mode.saved
+    record = mode.saved
     flow = choose_board(flow, record.board)
     bots = tuple(b for b in record.bots if b is not None)  # the seats after the people's
     flow = replace(
@@ -75,7 +80,7 @@ def resume(flow: Flow, event: object, now: float):
     return next_round(flow, now), ()
 
 
-def join(flow: Flow, event: object, now: float):
+def join(flow: Flow, mode: Join, event: Press, now: float) -> Step:
     """A pad key seats its pad (again: nothing changes, but the click says it is in);
     ▶ opens the pads' names (``names.py``)."""
     if isinstance(event, PadDown):
@@ -83,7 +88,7 @@ def join(flow: Flow, event: object, now: float):
             return flow, (CLICK,)
         return replace(flow, pads=tuple(sorted((*flow.pads, event.seat)))), (CLICK,)
     if isinstance(event, HostPress) and event.key is HostKey.RIGHT:
-        return replace(flow, mode=NamesList(flow.mode)), (CLICK,)
+        return replace(flow, mode=NamesList(mode)), (CLICK,)
     if isinstance(event, HostPress) and event.key is HostKey.OK:
         if flow.pads:  # one person is enough: the options can add bots
             bots = flow.choice.bots[: PADS - len(flow.pads)]  # six seats in all
@@ -92,13 +97,13 @@ def join(flow: Flow, event: object, now: float):
     return flow, ()
 
 
-def options(flow: Flow, event: object, now: float):
+def options(flow: Flow, mode: Options, event: Press, now: float) -> Step:
     """◀ ▶ change the value of the item on screen, OK goes on to the next item (on
     *Start*, starts). ◀ below an item's first value goes back one item, and from the
     first item back to the seats; ▶ past the last value is refused."""
     if not isinstance(event, HostPress):
         return flow, ()
-    cursor = flow.mode.cursor
+    cursor = mode.cursor
     item = option_items(flow)[cursor]
     if event.key is HostKey.OK:
         if item != "start":
@@ -113,14 +118,22 @@ def options(flow: Flow, event: object, now: float):
         return replace(flow, mode=back), (CLICK,)
     if index >= len(values):
         return flow, (REFUSED,)
+    return replace(flow, choice=_chosen(flow, item, cursor, index)), (CLICK,)
+
+
+def _chosen(flow: Flow, item: str, cursor: int, index: int) -> Choice:
+    """Setup's choice with the item at ``cursor`` set to its value at ``index``."""
+    choice = flow.choice
     if item == "bot":
-        return replace(flow, choice=_set_bot(flow, cursor - BOT_ITEMS, values[index])), (CLICK,)
-    return replace(flow, choice=replace(flow.choice, **{item: values[index]})), (CLICK,)
+        return _set_bot(flow, cursor - BOT_ITEMS, BOT_VALUES[index])
+    if item == "board":
+        return replace(choice, board=_boards(flow)[index])
+    return replace(choice, target=_targets(choice)[index])
 
 
 OPTION_FIRST = ("board", "target")
 BOT_ITEMS = len(OPTION_FIRST)  # the cursor of the first seat a bot may take
-BOT_VALUES = (None, *BOT_STRENGTHS)  # None: no bot at that seat
+BOT_VALUES = (None, *STRENGTHS)  # None: no bot at that seat
 
 
 def option_items(flow: Flow) -> tuple[str, ...]:
@@ -131,7 +144,7 @@ def option_items(flow: Flow) -> tuple[str, ...]:
     return (*OPTION_FIRST, *("bot",) * more, "start")
 
 
-def _set_bot(flow: Flow, index: int, strength: str | None):
+def _set_bot(flow: Flow, index: int, strength: str | None) -> Choice:
     """The choice with the bot ``index`` (after the people) of ``strength``: None removes
     it, and the bots after it move up a seat."""
     bots = list(flow.choice.bots)
@@ -144,7 +157,7 @@ def _set_bot(flow: Flow, index: int, strength: str | None):
     return replace(flow.choice, bots=tuple(bots))
 
 
-def option_values(flow: Flow, cursor: int) -> tuple[tuple, int]:
+def option_values(flow: Flow, cursor: int) -> tuple[tuple[int | str | None, ...], int]:
     """The values the option item at ``cursor`` offers, in order, and the index of the one
     chosen."""
     choice = flow.choice
@@ -153,14 +166,24 @@ def option_values(flow: Flow, cursor: int) -> tuple[tuple, int]:
         bots, index = choice.bots, cursor - BOT_ITEMS  # setup's draft, not the last game's
         return BOT_VALUES, BOT_VALUES.index(bots[index] if index < len(bots) else None)
     if item == "board":
-        return tuple(range(len(flow.settings.boards))), choice.board
-    if item == "target":  # the rulebook's targets, and one of the table's own
-        targets = tuple(sorted({*TARGETS, choice.target}))
+        return _boards(flow), choice.board
+    if item == "target":
+        targets = _targets(choice)
         return targets, targets.index(choice.target)
     return (), -1  # start: no value, ◀ goes back
 
 
-def over(flow: Flow, event: object, now: float):
+def _boards(flow: Flow) -> tuple[int, ...]:
+    """The board item's values: an index into the sides on offer."""
+    return tuple(range(len(flow.settings.boards)))
+
+
+def _targets(choice: Choice) -> tuple[int, ...]:
+    """The target item's values: the rulebook's targets, and one of the table's own."""
+    return tuple(sorted({*TARGETS, choice.target}))
+
+
+def over(flow: Flow, mode: Over, event: Press, now: float) -> Step:
     """After the ranking, OK sets up the next game with the same seats; ◀ offers to undo
     the last round (or the ending, for a game ended from the menu). The finished game
     stays in ``game`` until the new one starts."""

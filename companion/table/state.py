@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from ..game.names import NO_HISTORY, NO_NAMES, HistorySummary, Names
 from ..game.record import GameRecord
-from ..game.settings import DeviceSettings, board_of, board_values
+from ..game.settings import DeviceSettings, board_of
 from ..rules import Board, GameState, Rate, RoundResult, TradeChoice, play_round
+from ..rules import Step as RoundStep
+from .effects import Effect
 from .gestures import NO_KEYS, Keys
 from .timing import TABLE, Timing
 
@@ -101,6 +103,9 @@ class Notice:
 
 # --- the modes --------------------------------------------------------------------------
 
+ChoosingPhase = Literal[Phase.SUPPLY, Phase.SELECT, Phase.COUNTDOWN]
+ResolvingPhase = Literal[Phase.REVEAL, Phase.STEP, Phase.TRADE]
+
 
 @dataclass(frozen=True, slots=True)
 class Resume:
@@ -124,7 +129,7 @@ class Options:
 class Choosing:
     """Supply, secret selection and countdown. ``chosen`` is SECRET until the reveal."""
 
-    phase: Phase
+    phase: ChoosingPhase
     chosen: tuple[tuple[int, ...], ...] = field(repr=False)
 
 
@@ -132,7 +137,7 @@ class Choosing:
 class Resolving:
     """The reveal, each resolution step, and the Traders' dialogs."""
 
-    phase: Phase
+    phase: ResolvingPhase
     result: RoundResult  # resolved with the offers so far
     step: int = 0  # the resolution step on screen (after the supply phase)
     traders: tuple[TradeChoice, ...] = ()  # Traders still to pick their trade
@@ -140,12 +145,14 @@ class Resolving:
     offer: int = 0  # index into the current Trader's offers
 
     @property
-    def steps(self):
+    def steps(self) -> tuple[RoundStep, ...]:
         return self.result.steps[1:]  # the supply phase came before the choices
 
     @property
-    def trader(self) -> TradeChoice | None:
-        return self.traders[0] if self.traders else None
+    def trader(self) -> TradeChoice:
+        """The Trader whose turn it is to trade: ask only while ``traders`` holds one (the
+        dialog is open, or about to open)."""
+        return self.traders[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,28 +299,33 @@ class Flow:
         return self.settings.boards[self.choice.board]
 
 
+# What a step of the table gives: the next flow, and the effects it asks for.
+Step = tuple[Flow, tuple[Effect, ...]]
+
+
+def current_game(flow: Flow) -> Game:
+    """The game on the table, for a mode that plays or shows one (a round, the scores, the
+    ranking, the menu over them): setup puts a game there before any of them opens."""
+    game = flow.game
+    assert game is not None, f"no game on the table in {type(flow.mode).__name__}"
+    return game
+
+
 def new_flow(
     boards: tuple[Board, ...],
     timing: Timing = TABLE,
     *,
-    board: Board | None = None,
-    target: int | None = None,
     hold: float = HOLD,
     prefs: DeviceSettings | None = None,
     languages: tuple[str, ...] | None = None,
 ) -> Flow:
     """A table at power-on, waiting for seats to join. Setup's board and target start
-    from ``prefs`` (the device's settings); ``board`` and ``target``, when given, win
-    (and become the prefs' too). ``languages``: those the settings offer."""
+    from ``prefs`` (the device's settings). ``languages``: those the settings offer."""
     prefs = prefs or DEFAULT_PREFS
-    given: dict[str, object] = {} if board is None else board_values(board)
-    if target is not None:
-        given["target"] = target
-    prefs = replace(prefs, **given)
     languages = languages or (prefs.language,)
     settings = Settings(boards, timing, hold, languages)
     flow = Flow(settings, choice=Choice(0, prefs.target), prefs=prefs)
-    return choose_board(flow, board or board_of(prefs))
+    return choose_board(flow, board_of(prefs))
 
 
 def with_volume(flow: Flow, volume: bool) -> Flow:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import assert_never
 
 from ..game.names import PastGame, Tally
 from ..game.settings import board_of
@@ -27,6 +28,7 @@ from .state import (
     HistoryPages,
     Join,
     Menu,
+    Mode,
     NameEditor,
     NamesList,
     Options,
@@ -37,6 +39,7 @@ from .state import (
     Resume,
     Scores,
     SettingsList,
+    current_game,
     seat_names,
 )
 
@@ -256,26 +259,26 @@ def next_change(flow: Flow, now: float) -> float | None:
         left = flow.deadline - now
         return now + (left - math.floor(left) or 1.0)
     if flow.phase is Phase.SUPPLY:
-        start, pace, spaces = _supply_clock(flow)
+        start, pace, spaces = _supply_clock(flow, flow.deadline)
         if pace > 0:
             moves = math.floor((now - start) / pace) + 1
             return start + moves * pace if moves <= spaces else None
     return None
 
 
-def _board(flow: Flow, mode, now: float) -> BoardView | None:
+def _board(flow: Flow, mode: Mode, now: float) -> BoardView | None:
     shown = _rows(flow, mode, now)
     if shown is None:
         return None
     rows, moved = shown
-    board = flow.game.state.setup.board
+    board = current_game(flow).state.setup.board
     return BoardView(rows, board.rates[rows.trader], board.verified, moved)
 
 
-def _rows(flow: Flow, mode, now: float) -> tuple[Rows, tuple[str, int] | None] | None:
+def _rows(flow: Flow, mode: Mode, now: float) -> tuple[Rows, tuple[str, int] | None] | None:
     """The rows as the table shows them in ``mode``: moving up in the supply phase, then
     as each resolution step moves them; between rounds, as the round left them."""
-    if isinstance(mode, Menu | Confirm | Scores) and getattr(mode, "back", None) is not None:
+    if isinstance(mode, Menu | Confirm | Scores) and mode.back is not None:
         return _rows(flow, mode.back, now)
     if isinstance(mode, Resume | Join | Options | SettingsList | RatesEditor | DiscardRates):
         return None
@@ -287,7 +290,7 @@ def _rows(flow: Flow, mode, now: float) -> tuple[Rows, tuple[str, int] | None] |
     if isinstance(mode, Scores | Over):
         return state.rows, None
     if mode.phase is Phase.SUPPLY and flow.deadline is not None:
-        return _supplying(flow, now), None
+        return _supplying(flow, flow.deadline, now), None
     rows, moved = supply(state.rows, state.setup.players), None
     if isinstance(mode, Resolving) and mode.phase is not Phase.REVEAL:
         for shown in mode.steps[: mode.step + (mode.phase is Phase.STEP)]:
@@ -301,69 +304,81 @@ def _rows(flow: Flow, mode, now: float) -> tuple[Rows, tuple[str, int] | None] |
     return rows, moved
 
 
-def _supply_clock(flow: Flow) -> tuple[float, float, int]:
+def _supply_clock(flow: Flow, deadline: float) -> tuple[float, float, int]:
     """The supply phase's animation: when it began, the seconds between two moves, and
     how many spaces the farthest marker moves. Every marker moves one space a move,
-    together, and the last move comes a move's time before the pause ends."""
-    state = flow.game.state
+    together, and the last move comes a move's time before the pause ends (``deadline``,
+    the flow's)."""
+    state = current_game(flow).state
     before, after = state.rows, supply(state.rows, state.setup.players)
     spaces = max(a - b for a, b in zip(after, before, strict=True))
     length = flow.settings.timing.supply
-    return flow.deadline - length, length / (spaces + 1), spaces
+    return deadline - length, length / (spaces + 1), spaces
 
 
-def _supplying(flow: Flow, now: float) -> Rows:
-    state = flow.game.state
+def _supplying(flow: Flow, deadline: float, now: float) -> Rows:
+    state = current_game(flow).state
     before, after = state.rows, supply(state.rows, state.setup.players)
-    start, pace, _ = _supply_clock(flow)
+    start, pace, _ = _supply_clock(flow, deadline)
     if pace <= 0:
         return after
     moves = max(0, math.floor((now - start) / pace))
     return Rows(*(min(a, b + moves) for a, b in zip(after, before, strict=True)))
 
 
-def _body(flow: Flow, mode, now: float) -> Body:
-    game = flow.game
-    if isinstance(mode, Resume):
-        return ResumeView(mode.saved.players, len(mode.saved.rounds), mode.backup)
-    if isinstance(mode, Join):
-        return JoinView(tuple(pad in flow.pads for pad in range(PADS)), flow.names[:PADS])
-    if isinstance(mode, Options):
-        board = flow.board
-        values, index = option_values(flow, mode.cursor)
-        first, last = index <= 0, index >= len(values) - 1
-        items, choice = option_items(flow), flow.choice
-        return OptionsView(
-            items,
-            mode.cursor,
-            board.name,
-            board.verified,
-            choice.target,
-            first,
-            last,
-            len(flow.pads),
-            choice.bots,
-        )
-    if isinstance(mode, Choosing):
-        return _choosing(flow, mode, now)
-    if isinstance(mode, Resolving):
-        return _resolving(flow, mode)
-    if isinstance(mode, Scores):
-        players = tuple(PlayerView(p.vp, p.goods, len(p.hand)) for p in game.state.players)
-        return ScoresView(game.state.round, players, mode.back is not None, seat_names(flow))
-    if isinstance(mode, Over):
-        return OverView(outcome(game.state), game.record.ended, seat_names(flow))
-    if isinstance(mode, Menu):
-        return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
-    if isinstance(mode, SettingsList | RatesEditor | DiscardRates):
-        return _settings(flow, mode)
-    if isinstance(mode, NamesList | NameEditor | HistoryPages):
-        return _names(flow, mode)
-    return ConfirmView(mode.action, len(game.record.rounds), game.record.ended)
+def _body(flow: Flow, mode: Mode, now: float) -> Body:
+    """What the screen shows of ``mode`` (the flow's), by its class."""
+    match mode:
+        case Resume():
+            return ResumeView(mode.saved.players, len(mode.saved.rounds), mode.backup)
+        case Join():
+            return JoinView(tuple(pad in flow.pads for pad in range(PADS)), flow.names[:PADS])
+        case Options():
+            return _options(flow, mode)
+        case Choosing():
+            return _choosing(flow, mode, now)
+        case Resolving():
+            return _resolving(flow, mode)
+        case Scores():
+            state = current_game(flow).state
+            players = tuple(PlayerView(p.vp, p.goods, len(p.hand)) for p in state.players)
+            return ScoresView(state.round, players, mode.back is not None, seat_names(flow))
+        case Over():
+            game = current_game(flow)
+            return OverView(outcome(game.state), game.record.ended, seat_names(flow))
+        case Menu():
+            return MenuView(MENU_ITEMS, mode.cursor, can_undo(flow))
+        case SettingsList() | RatesEditor() | DiscardRates():
+            return _settings(flow, mode)
+        case NamesList() | NameEditor() | HistoryPages():
+            return _names(flow, mode)
+        case Confirm():
+            record = current_game(flow).record
+            return ConfirmView(mode.action, len(record.rounds), record.ended)
+        case _:
+            assert_never(mode)
+
+
+def _options(flow: Flow, mode: Options) -> OptionsView:
+    board = flow.board
+    values, index = option_values(flow, mode.cursor)
+    first, last = index <= 0, index >= len(values) - 1
+    items, choice = option_items(flow), flow.choice
+    return OptionsView(
+        items,
+        mode.cursor,
+        board.name,
+        board.verified,
+        choice.target,
+        first,
+        last,
+        len(flow.pads),
+        choice.bots,
+    )
 
 
 def _choosing(flow: Flow, mode: Choosing, now: float) -> ChoosingView:
-    state = flow.game.state
+    state = current_game(flow).state
     countdown = None
     if mode.phase is Phase.COUNTDOWN and flow.deadline is not None:
         countdown = max(1, math.ceil(flow.deadline - now))
@@ -371,8 +386,8 @@ def _choosing(flow: Flow, mode: Choosing, now: float) -> ChoosingView:
     return ChoosingView(state.round + 1, state.setup.cards_per_round, placed, countdown)
 
 
-def _resolving(flow: Flow, mode: Resolving):
-    number = flow.game.state.round + 1
+def _resolving(flow: Flow, mode: Resolving) -> RevealView | TradeView | StepView:
+    number = current_game(flow).state.round + 1
     if mode.phase is Phase.REVEAL:
         return RevealView(number, mode.result.plays)
     if mode.phase is Phase.TRADE:
@@ -383,7 +398,9 @@ def _resolving(flow: Flow, mode: Resolving):
     return StepView(number, mode.steps[mode.step])
 
 
-def _settings(flow: Flow, mode) -> SettingsView | RatesView | DiscardView:
+def _settings(
+    flow: Flow, mode: SettingsList | RatesEditor | DiscardRates
+) -> SettingsView | RatesView | DiscardView:
     if isinstance(mode, DiscardRates):
         return DiscardView()
     if isinstance(mode, RatesEditor):
@@ -399,7 +416,9 @@ def _settings(flow: Flow, mode) -> SettingsView | RatesView | DiscardView:
     )
 
 
-def _names(flow: Flow, mode) -> NamesView | NameView | HistoryView:
+def _names(
+    flow: Flow, mode: NamesList | NameEditor | HistoryPages
+) -> NamesView | NameView | HistoryView:
     if isinstance(mode, NamesList):
         return NamesView(flow.names, mode.cursor)
     if isinstance(mode, NameEditor):
