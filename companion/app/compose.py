@@ -22,7 +22,7 @@ from PIL import Image
 
 from ..game.settings import DeviceSettings
 from ..hw.buttons import Beeper
-from ..hw.display import Oled
+from ..hw.display import Connector, LumaDevice, Oled
 from ..storage import StateDir
 from ..storage.history import History
 from ..storage.settings import NamesFile
@@ -32,7 +32,7 @@ from ..table.state import with_volume
 from .bots import BotSeats
 from .effective import Effective
 from .inputs import InputSource
-from .loop import App, Sink, Watcher
+from .loop import App, Queued, Sink, Watcher
 from .memory import remembered
 from .notify import SILENT, Notifier
 from .sinks import (
@@ -48,7 +48,8 @@ from .sinks import (
 
 # Where each kind of part comes from. Each opens its part on the stack (closed with it).
 PinSource = Callable[[ExitStack, Report], Factory]  # the one pin factory
-DisplaySource = Callable[[ExitStack, Factory, Report], object]  # a luma device
+Luma = LumaDevice | Connector  # a luma device, or one that will be when the panel answers
+DisplaySource = Callable[[ExitStack, Factory, Report], Luma]
 # a watcher of the app's views, given the queue and the settings it starts with; None: none
 WatcherSource = Callable[[ExitStack, Put, DeviceSettings, Report], Watcher | None]
 BotRunner = Callable[[Put, Report], BotSeats]
@@ -128,7 +129,7 @@ def build(spec: Spec, stack: ExitStack) -> Table:
     oled = Oled(spec.display(stack, factory, report), on_error=report)
     keys = open_keys(spec.settings, spec.inputs, stack, factory, report)
     oled.contrast(prefs.contrast)
-    events: SimpleQueue[object] = SimpleQueue()
+    events: SimpleQueue[Queued] = SimpleQueue()
     put: Put = events.put
     flow = with_volume(spec.flow, keys.beeper.has_volume)  # offer a volume if it has one
     sinks = [sound(keys.beeper, prefs), contrast(oled.contrast, prefs), stuck_keys(report)]

@@ -262,6 +262,18 @@ class Key:
 
 Schema = dict[str, "Key | Schema"]
 
+# The pins, a table of its own: the shipped pin map (data/pins.toml) is checked against it.
+PINS: Schema = {
+    "rows": Key(PinList(2, 6, "a seat"), REQUIRED),
+    "columns": Key(PinList(8, 8, "a card value"), REQUIRED),
+    "buttons": {
+        "left": Key(PIN, REQUIRED),
+        "ok": Key(PIN, REQUIRED),
+        "right": Key(PIN, REQUIRED),
+    },
+    "buzzer": Key(buzzer),
+}
+
 SCHEMA: Schema = {
     "display": {
         "controller": Key(Name(lambda: CONTROLLERS), "ssd1306"),
@@ -283,16 +295,7 @@ SCHEMA: Schema = {
     "gpio": {
         "pin_factory": Key(Name(lambda: PIN_FACTORIES), "auto"),
     },
-    "pins": {
-        "rows": Key(PinList(2, 6, "a seat"), REQUIRED),
-        "columns": Key(PinList(8, 8, "a card value"), REQUIRED),
-        "buttons": {
-            "left": Key(PIN, REQUIRED),
-            "ok": Key(PIN, REQUIRED),
-            "right": Key(PIN, REQUIRED),
-        },
-        "buzzer": Key(buzzer),
-    },
+    "pins": PINS,
     "paths": {
         "state_dir": Key(path, "~/.local/share/santo-domingo"),
         "state": Key(path),  # before state_dir: the game file itself; still read
@@ -344,8 +347,8 @@ def hub_pins() -> dict[str, list[int]]:
 def pins_from(data: dict, source: str = "pin map") -> Pins:
     """Pins from a whole pin map as TOML holds it (``data/pins.toml``), checked."""
     layer = _Layer(source, 0)
-    checked = _check_table(data, SCHEMA["pins"], ("pins",), layer)
-    _complete(checked, SCHEMA["pins"], ("pins",), layer)
+    checked = _check_table(data, PINS, ("pins",), layer)
+    _complete(checked, PINS, ("pins",), layer)
     pins = _pins(checked)
     _no_pin_twice(pins, dict.fromkeys(_leaves({"pins": checked}), layer))
     return pins
@@ -433,8 +436,8 @@ def _packaged() -> list[tuple[_Layer, dict]]:
     """The lowest layers: the schema's defaults, and the shipped pin map."""
     base = _Layer("the packaged defaults", 0)
     pin_file = _Layer(str(_shipped_pin_file()), 1)
-    pins = _check_table(pin_map(), SCHEMA["pins"], ("pins",), pin_file)
-    _complete(pins, SCHEMA["pins"], ("pins",), pin_file)
+    pins = _check_table(pin_map(), PINS, ("pins",), pin_file)
+    _complete(pins, PINS, ("pins",), pin_file)
     return [(base, _check_table(_defaults(SCHEMA), SCHEMA, (), base)), (pin_file, {"pins": pins})]
 
 
@@ -523,8 +526,10 @@ def _merge(low: dict, high: dict) -> dict:
     merged = dict(low)
     for name, value in high.items():
         below = merged.get(name)
-        both_tables = isinstance(below, dict) and isinstance(value, dict)
-        merged[name] = _merge(below, value) if both_tables else value
+        if isinstance(below, dict) and isinstance(value, dict):
+            merged[name] = _merge(below, value)
+        else:
+            merged[name] = value
     return merged
 
 

@@ -19,7 +19,7 @@ from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
 from ..table.events import Put
 from ..ui.catalog import languages
-from .compose import DisplaySource, PinSource, Spec, WatcherSource
+from .compose import DisplaySource, Luma, PinSource, Spec, WatcherSource
 from .config import PACKAGED, ConfigError
 from .effective import Effective
 from .inputs import table_inputs
@@ -64,7 +64,7 @@ def given_pins(factory: Factory) -> PinSource:
     return lambda stack, report: factory
 
 
-OpenDevice = Callable[..., object]  # display.open_device's signature: a luma device
+OpenDevice = Callable[..., Luma]  # display.open_device's signature: a luma device
 
 
 def device_display(found: Effective, open_device: OpenDevice | None = None) -> DisplaySource:
@@ -73,9 +73,11 @@ def device_display(found: Effective, open_device: OpenDevice | None = None) -> D
     display that does not answer is looked for again while the game goes on."""
     d = found.config.display
 
-    def open_display(stack: ExitStack, factory: Factory, report: Report) -> object:
-        where = dict(port=d.port, address=d.address, rotate=d.rotate, dc=d.dc, reset=d.reset)
-        where |= dict(pin_factory=factory)  # an SPI display's D/C and reset lines
+    def open_display(stack: ExitStack, factory: Factory, report: Report) -> Luma:
+        where = display.Where(
+            port=d.port, address=d.address, rotate=d.rotate, dc=d.dc, reset=d.reset,
+            pin_factory=factory,  # an SPI display's D/C and reset lines
+        )  # fmt: skip
         try:
             return (open_device or display.open_device)(d.controller, d.interface, **where)
         except display.DisplayMissing:
@@ -88,7 +90,7 @@ def device_display(found: Effective, open_device: OpenDevice | None = None) -> D
     return open_display
 
 
-def given_display(luma: object) -> DisplaySource:
+def given_display(luma: Luma) -> DisplaySource:
     """A luma device made elsewhere (the simulator's panel)."""
     return lambda stack, factory, report: luma
 

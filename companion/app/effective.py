@@ -132,9 +132,9 @@ def _paths(origins: dict[tuple[str, ...], str]) -> None:
 def _options(overrides: Mapping[str, object]) -> dict[str, object]:
     """Command-line settings in DeviceSettings' types: a board's name or file resolved."""
     given = {k: v for k, v in overrides.items() if v is not None}
-    if isinstance(given.get("board"), str) and "own_rates" not in given:
-        board = named_board(given.pop("board"), "--board")
-        given |= board_values(board)
+    name = given.get("board")
+    if isinstance(name, str) and "own_rates" not in given:
+        given |= board_values(named_board(name, "--board"))
     return given
 
 

@@ -24,7 +24,13 @@ from ..ui.catalog import Catalog, catalog
 from ..ui.screens import draw, render, splash
 from .notify import SILENT, Notifier
 
-STOP = object()  # put on the queue to end the loop
+
+class Stop:
+    """Put on the queue to end the loop (``App.stop``)."""
+
+
+STOP = Stop()
+Queued = Event | Stop  # what the loop's queue holds
 # What people do, as the sources report it: the simulator counts these to know the
 # table has caught up with its presses (ticks and the store's notices are not counted).
 INPUTS = (PadDown, PadUp, HostDown, HostUp, HostPress)
@@ -60,7 +66,7 @@ class App:
         flow: Flow,
         display: Display,
         *,
-        events: SimpleQueue[object] | None = None,
+        events: SimpleQueue[Queued] | None = None,
         sinks: Sequence[Sink] = (),
         watchers: Sequence[Watcher] = (),
         notify: Notifier = SILENT,
@@ -68,7 +74,7 @@ class App:
         splash: float = 0.0,
     ):
         self.flow = flow
-        self.events: SimpleQueue[object] = SimpleQueue() if events is None else events
+        self.events: SimpleQueue[Queued] = SimpleQueue() if events is None else events
         self.display = display
         self.sinks = tuple(sinks)
         self.watchers = tuple(watchers)
@@ -91,6 +97,10 @@ class App:
         """Where the sources send their events (any thread)."""
         self.events.put(event)
 
+    def stop(self) -> None:
+        """End the loop once the events already queued are handled (any thread)."""
+        self.events.put(STOP)
+
     def run(self) -> None:
         """Handle events until ``STOP`` is put on the queue; tell systemd (``notify``) that
         the table is ready, and feed its watchdog each time the queue is handled."""
@@ -106,7 +116,7 @@ class App:
                 event = self.events.get(timeout=self.next_wake())
             except Empty:
                 event = Tick()
-            if event is STOP:
+            if isinstance(event, Stop):
                 notify.stopping()
                 return
             self.handle(event)
@@ -119,7 +129,7 @@ class App:
             self._fed = now
             self.notify.watchdog()
 
-    def handle(self, event: object) -> None:
+    def handle(self, event: Event) -> None:
         with self._idle:
             self.busy = True
         try:

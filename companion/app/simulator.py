@@ -35,7 +35,6 @@ from .config import PadsConfig
 from .device import given_display, given_pins
 from .effective import Effective, effective
 from .inputs import table_inputs
-from .loop import STOP
 from .memory import power_on
 from .script import Line
 from .sinks import Report
@@ -197,7 +196,8 @@ class Simulator:
         return self.table.beeper
 
     def _frame(self) -> None:
-        self._on_frame(self.panel.image())
+        if self._on_frame is not None:
+            self._on_frame(self.panel.image())
 
     def _run_app(self) -> None:
         try:
@@ -243,10 +243,9 @@ class Simulator:
         does: OK then cuts the pause short."""
         if line.action == "pad":
             self.press(line.seat, line.card)
-        elif line.action == "button":
-            self.button(line.key)
-        elif line.action == "hold":
-            self.button(line.key, hold=True)
+        elif line.action in ("button", "hold"):
+            assert line.key is not None  # the script's parser gives a button's lines one
+            self.button(line.key, hold=line.action == "hold")
         elif line.action == "name":  # as the web page would set it: no keys to press
             self.app.put(NameSet(line.seat, line.name))
             self.settle(0)
@@ -268,6 +267,6 @@ class Simulator:
 
     def close(self) -> None:
         """Stop the app and release every part. Safe to call more than once."""
-        self.app.events.put(STOP)
+        self.app.stop()
         self._thread.join()  # at once if the app has already stopped
         self._stack.close()

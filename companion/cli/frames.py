@@ -29,6 +29,7 @@ def to_text(image: Image.Image, columns: int = 200, rows: int | None = None) -> 
     width, height = image.size
     cell_w, cell_h, cell, boxed = _layout(width, height, columns, rows)
     px = image.load()
+    assert px is not None  # a loaded image has its pixels
 
     def lit(x: int, y: int) -> bool:
         return x < width and y < height and bool(px[x, y])

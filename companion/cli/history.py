@@ -139,7 +139,8 @@ def _game(line: bytes) -> tuple[GameRecord, Kept]:
     record.replay()
     if not record.rounds:
         raise CompanionError("no rounds: a game that was never played is not kept")
-    return record, _kept(data.get("history"), record.players)
+    kept = data.get("history") if isinstance(data, dict) else None  # a record is an object
+    return record, _kept(kept, record.players)
 
 
 def _kept(raw: object, players: int) -> Kept:

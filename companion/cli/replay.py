@@ -193,7 +193,8 @@ Chunk = tuple[int, Lines, bool, str, str]  # first line number, lines, as_json, 
 def _replay_chunk(chunk: Chunk) -> tuple[str, str]:
     """A run of lines: all they print, joined, so a worker sends back two strings."""
     first, lines, as_json, name, lang = chunk
-    answers = [_replay_line(first + i, line, as_json, name, lang) for i, line in enumerate(lines)]
+    batch: list[str | bytes] = list(lines)
+    answers = [_replay_line(first + i, line, as_json, name, lang) for i, line in enumerate(batch)]
     return "".join(a[0] for a in answers), "".join(a[1] for a in answers)
 
 
@@ -203,7 +204,8 @@ def _map_chunks(
     """Replay every line, in order; large batches spread over ``jobs`` processes."""
     jobs = jobs or usable_cpus()
     if jobs == 1 or len(lines) < PARALLEL_MIN_GAMES:
-        yield from (_replay_line(n, line, as_json, name, lang) for n, line in enumerate(lines, 1))
+        batch: list[str | bytes] = list(lines)
+        yield from (_replay_line(n, line, as_json, name, lang) for n, line in enumerate(batch, 1))
         return
     size = max(16, len(lines) // (jobs * 8))  # a few chunks per worker keeps them all busy
     chunks = [(i + 1, lines[i : i + size], as_json, name, lang) for i in range(0, len(lines), size)]

@@ -16,7 +16,6 @@ from ..app.config import ConfigError
 from ..app.device import SPLASH, OpenDevice, device_pins, device_spec
 from ..app.effective import Effective, effective
 from ..app.inputs import InputSource
-from ..app.loop import STOP
 from ..app.notify import Notifier
 from ..errors import CompanionError
 
@@ -71,7 +70,7 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
             )
             return EXIT_BAD_INPUT
         if machine.signals:
-            signal.signal(signal.SIGTERM, lambda *_: table.app.put(STOP))
+            signal.signal(signal.SIGTERM, lambda *_: table.app.stop())
         try:
             with suppress(KeyboardInterrupt):
                 table.app.run()

@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from PIL import Image
 
+from ..app.compose import WatcherSource
 from ..app.device import page
 from ..app.effective import Effective, effective
 from ..app.keymap import legend, play, shipped_keymap
@@ -152,7 +153,7 @@ def _simulator(err: TextIO, listen: tuple[str, int] | None, **options: Any) -> S
         err.write(f"companion simulate: {message}\n")
         err.flush()
 
-    watchers = ()
+    watchers: tuple[WatcherSource, ...] = ()
     where: list[str] = []  # the page's address, said once the table runs
     if listen is not None:
         store = options["store"]
