@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import table
+from helpers import table
 
 from companion.game.boards import profile
 from companion.game.bots import (

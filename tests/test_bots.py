@@ -8,7 +8,7 @@ import itertools
 import random
 
 import pytest
-from conftest import table
+from helpers import table
 
 from companion.game.bots import (
     STRENGTHS,

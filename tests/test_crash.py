@@ -8,9 +8,9 @@ import random
 import signal
 
 import pytest
-from conftest import model_game
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+from helpers import model_game
 
 from companion.app import device, loop
 from companion.app.loop import App

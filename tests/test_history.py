@@ -8,7 +8,7 @@ import sqlite3
 from datetime import UTC, datetime
 
 import pytest
-from conftest import model_script, simulate
+from helpers import model_script, simulate
 
 from companion.game.boards import profile
 from companion.game.record import GameRecord

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, model_script, simulate
+from helpers import BOARDS, model_script, simulate
 
 from companion.app.script import parse_script
 from companion.app.simulator import Simulator

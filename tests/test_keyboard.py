@@ -10,7 +10,7 @@ import random
 import termios
 
 import pytest
-from conftest import model_script, simulate
+from helpers import model_script, simulate
 
 from companion.app.keymap import (
     KeyMapError,

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import model_game, simulate
+from helpers import model_game, simulate
 
 from companion.cli import main
 from companion.cli.replay import replay_command

@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from conftest import PAD_COLUMNS, PAD_ROWS
+from helpers import PAD_COLUMNS, PAD_ROWS
 from hypothesis import given
 from hypothesis import strategies as st
 

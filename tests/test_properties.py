@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import model
-from conftest import model_game
+from helpers import model_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

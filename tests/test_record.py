@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import model_game
+from helpers import model_game
 
 from companion.cli import main
 from companion.cli.replay import replay_command

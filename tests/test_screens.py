@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, Driver, fast_game, until
+from helpers import BOARDS, Driver, fast_game, until
 from PIL import Image
 
 from companion.game.settings import DeviceSettings

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from conftest import BOARDS
+from helpers import BOARDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

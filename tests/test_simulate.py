@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from conftest import model_script, simulate
+from helpers import model_script, simulate
 
 from companion.app.script import ScriptError, parse_script
 from companion.app.simulator import Simulator

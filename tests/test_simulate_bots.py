@@ -8,7 +8,7 @@ import threading
 from dataclasses import replace
 
 import pytest
-from conftest import simulate
+from helpers import simulate
 from test_history_cli import history
 
 from companion.app.bots import BotSeats

@@ -20,7 +20,7 @@ import time
 from datetime import datetime
 
 import pytest
-from conftest import BOARDS, Driver, PowerCut, cut_at, model_game, model_script, simulate
+from helpers import BOARDS, Driver, PowerCut, cut_at, model_game, model_script, simulate
 
 from companion.app.assemble import power_on
 from companion.game.boards import profile
@@ -501,7 +501,7 @@ def test_a_game_across_a_restart_through_the_pins(tmp_path):
 WRITER = """
 import sys, random, dataclasses
 sys.path[:0] = {paths!r}
-from conftest import model_game
+from helpers import model_game
 from companion.game.boards import profile
 from companion.storage import StateDir
 record, _ = model_game(random.Random(6), 3, profile("standard"), 45)

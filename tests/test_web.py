@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from conftest import BOARDS
+from helpers import BOARDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_secrecy import WORDS, moves, twin_of
