@@ -39,6 +39,7 @@ def _clock():
     return itertools.count(0, 0.001).__next__
 
 
+@pytest.mark.slow
 def test_strong_wins_far_more_than_its_share_against_two_normal_bots() -> None:
     # Three seats, the strong bot moving round the table; boards shipped and random.
     # Its fair share is 1/3 of the wins (a shared win counts as a fraction).

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +62,7 @@ def trades_of(steps) -> tuple[int, tuple[tuple[int, int], ...]] | None:
     return None
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     rng=st.randoms(use_true_random=False),
@@ -114,6 +116,7 @@ def slow_quotes(board: Board, space: int) -> tuple[Quote, ...]:
     return tuple(quotes)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(board=boards)
 def test_the_quote_tables_equal_a_search_of_every_mix_of_rates(board):

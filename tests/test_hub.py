@@ -339,6 +339,7 @@ def test_silence_releases_keys_and_opens_the_port_again(pads, hub, seen, clock):
     assert pads.wait_ready(10)
 
 
+@pytest.mark.slow
 def test_hello_repeats_each_second_until_answered(connect, hub, seen, clock):
     hub.answering = False
     pads = connect()

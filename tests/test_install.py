@@ -52,6 +52,7 @@ def exists(paths) -> dict[str, bool]:
     return {p: os.path.lexists(p) for p in paths}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_shellcheck_is_clean(name):
     shellcheck = Path(sys.executable).parent / "shellcheck"
@@ -159,6 +160,7 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
     assert not state.exists() and not (etc / "santo-domingo").exists()
 
 
+@pytest.mark.slow
 @needs_systemd
 @pytest.mark.parametrize("how", ["--web", "config"])
 def test_the_page_s_drop_in_is_installed_when_asked_or_enabled_and_uninstalled(tmp_path, how):

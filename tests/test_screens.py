@@ -294,6 +294,7 @@ def every_screen(players: int, seed: int, words, size) -> set[Screen]:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=[str(s[0]) for s in SIZES])
 @pytest.mark.parametrize("lang", languages())
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -48,6 +48,7 @@ def whole_game() -> GameRecord:
         sim.close()
 
 
+@pytest.mark.slow
 def test_one_person_and_two_bots_play_a_whole_game_the_same_on_every_run():
     record = whole_game()
     assert record.bots == (None, "normal", "strong")

@@ -483,6 +483,7 @@ def test_new_game_instead_keeps_the_saved_one_aside():
     assert table.view.phase is Phase.JOIN and isinstance(table.saves[-1], KeepAside)
 
 
+@pytest.mark.slow
 def test_a_game_across_a_restart_through_the_pins(tmp_path):
     script, expected = model_script(random.Random(5), 4, profile("standard").to_rates(), 30)
     rounds = script.split("# round ")
@@ -514,6 +515,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_killed_at_any_moment_the_saved_game_is_whole(tmp_path):
     """SIGKILL a process that saves round after round: load() always finds a whole record,
     the same game up to some round, in the game file or (between renames) the backup."""
