@@ -1,10 +1,11 @@
 # make test  — create .venv, install, lint, run the tests
+# make quick — the tests without the slow ones, no lint: the loop while working (CONTRIBUTING.md)
 # make demo  — create .venv, install, play the bundled game on the simulated table
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: test demo lint bench clean flash
+.PHONY: test quick demo lint bench clean flash
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,9 @@ lint: $(VENV)/.dev
 
 test: lint
 	$(BIN)/python -m pytest
+
+quick: $(VENV)/.dev
+	$(BIN)/python -m pytest -m "not slow"
 
 DEMO := --players 3 --speed 6 --script companion/examples/demo-script.txt
 

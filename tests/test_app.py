@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BOARDS
+from helpers import BOARDS
 
 from companion.app.loop import RETRY, App
 from companion.table import Beep, GameChanged, Phase, Timing, new_flow, start

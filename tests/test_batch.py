@@ -147,6 +147,7 @@ def many_games(count: int, bad_every: int = 0) -> tuple[list[str], list[str | No
     return lines, expected
 
 
+@pytest.mark.slow
 def test_parallel_workers_give_the_same_answers(tmp_path):
     lines, expected = many_games(PARALLEL_MIN_GAMES + 100, bad_every=7)
     data = batch(lines)
@@ -166,6 +167,7 @@ def test_parallel_workers_give_the_same_answers(tmp_path):
 FAILURES = [RuntimeError("surprise"), MemoryError(), RecursionError(), OverflowError("big")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_an_unexpected_failure_never_drops_later_games(tmp_path, monkeypatch, jobs):
     """Whatever goes wrong with one game, it is that line's answer and the batch goes on."""
@@ -192,6 +194,7 @@ def test_an_unexpected_failure_never_drops_later_games(tmp_path, monkeypatch, jo
     assert answers[6]["error"] == "line 7: nested too deeply to replay"
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_leaves_no_game_unanswered(tmp_path, monkeypatch):
     lines, _ = many_games(
         PARALLEL_MIN_GAMES * 2,

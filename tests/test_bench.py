@@ -1,49 +1,161 @@
-"""``companion bench``: every figure is there. Times and memory are measured, never asserted;
-counts (pin reads, bytes) are structural and are checked."""
+"""``companion bench``: its figures are computed right from its clock's readings.
 
+The clock is fake and the work small: the readings are the test's, so every rate,
+percentile and projection is known exactly. (The real bench runs the real work on the
+real clock for seconds: `make bench`.)"""
+
+import io
+import itertools
 import json
+import random
 
-from companion.cli import main
-from companion.sim import hub as simhub
+import pytest
 
-TABLE = {
-    "key_to_frame_ms_p50", "key_to_frame_ms_p99", "idle_pin_reads_per_s",
-    "lock_update_bytes", "full_frame_bytes", "rss_mb", "idle_threads", "idle_thread_wakes_per_s",
-    "session_presses", "session_rounds", "session_rss_mb",
-    "hub_key_to_frame_ms_p50", "hub_key_to_frame_ms_p99",
-}  # fmt: skip
+from companion.cli import bench
+from companion.game.bots import StrongBot
+from companion.game.randgame import random_game
 
-
-def test_bench_json(capsys):
-    argv = ["bench", "--json", "--games", "20", "--seed", "3", "--presses", "40"]
-    assert main([*argv, "--decisions", "1"]) == 0
-    figures = json.loads(capsys.readouterr().out)
-    assert figures["games"] == 20 and figures["seed"] == 3
-    assert figures["engine_games_per_s"] > 0 and figures["engine_rounds_per_s"] > 0
-    assert figures["engine_playouts_per_s"] > 0 and figures["strong_playouts_per_decision"] > 0
-    budget = figures["strong_budget_ms"]
-    assert budget <= figures["strong_decision_ms_mean"] <= figures["strong_decision_ms_max"]
-    assert budget <= figures["pi_zero_2w_decision_ms_projected"]  # the budget plus a piece
-    assert set(figures) >= TABLE
-    assert figures["idle_pin_reads_per_s"] == 0  # an idle table reads no pin
-    assert 0 < figures["lock_update_bytes"] < figures["full_frame_bytes"] // 8
-    assert 0 < figures["key_to_frame_ms_p50"] <= figures["key_to_frame_ms_p99"]
-    assert figures["session_presses"] == 40 and figures["session_rounds"] >= 10
-    if has_micropython():  # presses go through the hub's firmware under the unix port
-        assert 0 < figures["hub_key_to_frame_ms_p50"] <= figures["hub_key_to_frame_ms_p99"]
-    else:
-        assert figures["hub_key_to_frame_ms_p50"] is figures["hub_key_to_frame_ms_p99"] is None
+GAMES, SEED, DECISIONS, PRESSES = 2, 3, 2, 40
+POSITIONS, PLAYOUTS = 1, 4
+BUDGET_MS = 120  # the strong bot's, on a clock of its own that a reading moves 1 ms on
 
 
-def has_micropython() -> bool:
-    try:
-        simhub.firmware_command()
-    except simhub.HubMissing:
-        return False
-    return True
+class Readings:
+    """A fake clock: the given readings, in turn. Read once more than that, it fails."""
+
+    def __init__(self, *readings: float):
+        self.left = list(readings)
+
+    def __call__(self) -> float:
+        assert self.left, "the clock was read more often than the bench should"
+        return self.left.pop(0)
 
 
-def test_bench_text(capsys):
-    assert main(["bench", "--games", "5", "--presses", "8", "--decisions", "1"]) == 0
-    text = capsys.readouterr().out
-    assert "engine_playouts_per_s" in text and "a playout is the strong bot's" in text
+def ms_clock():
+    return itertools.count(0, 0.001).__next__
+
+
+# The readings, in the order the bench takes them: the replay of the games; the playouts,
+# REPEAT runs; then for each decision the bot's set-up and the decision itself.
+ENGINE = (100.0, 100.5)  # GAMES games in 0.5 s: 4 a second
+RUNS = (200.0, 200.005, 201.0, 201.0025, 202.0, 202.003)  # the best: 4 playouts in 2.5 ms
+SETUPS, TOOK = (0.005, 0.0025), (0.126, 0.122)  # 6 ms and 2 ms over the budget
+DECIDING = tuple(  # a decision a second: its set-up, then the decision itself
+    reading
+    for second, setup, took in zip((300.0, 302.0), SETUPS, TOOK, strict=True)
+    for reading in (second, second + setup, second + 1, second + 1 + took)
+)
+TABLE = {"key_to_frame_ms_p50": 1.5, "key_to_frame_ms_p99": 2.5, "session_presses": PRESSES}
+
+
+def run(as_json: bool) -> tuple[str, list[int]]:
+    """The bench on the fake clock, with the table's figures given: its output, and the
+    sessions it asked the table for."""
+    clock, asked, out = Readings(*ENGINE, *RUNS, *DECIDING), [], io.StringIO()
+
+    def table(presses: int) -> dict:
+        asked.append(presses)
+        return TABLE
+
+    code = bench.bench_command(
+        games=GAMES,
+        seed=SEED,
+        as_json=as_json,
+        out=out,
+        presses=PRESSES,
+        decisions=DECISIONS,
+        clock=clock,
+        positions=POSITIONS,
+        playouts=PLAYOUTS,
+        budget_ms=BUDGET_MS,
+        bot_clock=ms_clock(),
+        table=table,
+    )
+    assert code == 0 and clock.left == []  # every reading taken, none more
+    return out.getvalue(), asked
+
+
+def test_the_figures_are_computed_from_the_clock_s_readings():
+    text, asked = run(as_json=True)
+    assert asked == [PRESSES]
+    figures = json.loads(text)
+
+    rng = random.Random(SEED)
+    rounds = sum(len(random_game(rng).rounds) for _ in range(GAMES))
+    per_playout = 0.0025 / (POSITIONS * PLAYOUTS)  # the best of the runs
+    factor = bench.PI_ZERO_FACTOR
+    left = [BUDGET_MS / 1000 - setup * factor for setup in SETUPS]
+    iterations = []
+    for i, view in enumerate(bench.mid_game_views(SEED, DECISIONS)):
+        bot = StrongBot(i, BUDGET_MS, ms_clock())
+        bot.cards(view)
+        iterations.append(bot.last.iterations)
+    assert iterations[0] > 0  # the budget leaves the bot time to search
+    assert figures == {
+        "engine_games_per_s": 4.0,
+        "engine_rounds_per_s": round(4.0 * rounds / GAMES, 1),
+        "engine_playouts_per_s": 1600,
+        "games": GAMES,
+        "seed": SEED,
+        "strong_budget_ms": BUDGET_MS,
+        "strong_decision_ms_mean": 124.0,
+        "strong_decision_ms_max": 126.0,
+        "strong_playouts_per_decision": round(sum(iterations) / DECISIONS),
+        "pi_zero_2w_factor": factor,
+        # the budget, and the worst overrun (6 ms) that many times slower
+        "pi_zero_2w_decision_ms_projected": round(BUDGET_MS + 6 * factor, 1),
+        "pi_zero_2w_playouts_per_decision_projected": round(
+            sum(max(0.0, x / (per_playout * factor)) for x in left) / DECISIONS
+        ),
+        **TABLE,
+    }
+    assert figures["pi_zero_2w_playouts_per_decision_projected"] > 0
+
+    lines, asked = run(as_json=False)
+    assert asked == [PRESSES]
+    assert lines.splitlines() == [f"{key:>42}  {value}" for key, value in figures.items()] + [
+        f"  {note}" for note in bench.NOTES
+    ]
+
+
+class FakeTable:
+    """What ``key_to_frame`` presses on: a frame handed at once for every press, stamped
+    ``latency`` after the press on the clock; a lock (even presses) sends few bytes."""
+
+    def __init__(self, latencies: list[float]):
+        self.now = 0.0
+        self.latencies = iter(latencies)
+        self.handed: list[float] = []
+        self.panel = self.wiring = self
+        self.bytes_sent = 0
+        self.presses = 0
+
+    def clock(self) -> float:
+        return self.now
+
+    def press(self, seat: int, card: int) -> None:
+        assert (seat, card) == (0, 1)  # P1's Captain
+        self.handed.append(self.now + next(self.latencies))
+        self.bytes_sent += (16 + self.presses) if self.presses % 2 == 0 else 1000
+        self.presses += 1
+
+    def release(self, seat: int, card: int) -> None:
+        self.now += 1.0
+
+    def settle(self, inputs: int) -> None:
+        assert inputs == 2
+
+
+@pytest.mark.parametrize("presses", [1, 4, 200])
+def test_key_to_frame_reports_the_median_and_the_99th_percentile(presses):
+    shuffled = random.Random(presses).sample(range(1, presses + 1), presses)
+    table = FakeTable([ms / 1000 for ms in shuffled])  # 1 ms .. presses ms
+    figures = bench.key_to_frame(table, table.handed, presses, table.clock)
+    assert table.presses == presses
+    # sorted, the latencies are 1, 2, ... presses ms: the value at index i is i + 1
+    p50, p99 = presses // 2 + 1, max(int(presses * 0.99), 1)
+    assert figures == {
+        "key_to_frame_ms_p50": p50,
+        "key_to_frame_ms_p99": p99,
+        "lock_update_bytes": 16 + (presses - 1) // 2 * 2,  # the last even press's
+    }

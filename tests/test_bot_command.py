@@ -64,6 +64,7 @@ def _line(request: object) -> bytes:
     return json.dumps(request).encode() + b"\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strength", STRENGTHS)
 def test_in_process_every_answer_is_legal_across_whole_games(strength: str) -> None:
     for seed, players in ((1, 2), (2, 3), (3, 5)):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from companion.game.boards import profile
 from companion.game.bots import EasyBot, NormalBot
 from companion.game.randgame import random_board
@@ -13,6 +15,7 @@ from companion.rules import outcome
 GAMES = 200
 
 
+@pytest.mark.slow
 def test_normal_wins_far_more_than_its_share_against_two_easy_bots() -> None:
     # Three seats, one normal bot moving round the table; boards shipped and random.
     # Its fair share is 1/3 of the wins (a shared win counts as a fraction).

@@ -8,7 +8,7 @@ import itertools
 import random
 
 import pytest
-from conftest import table
+from helpers import table
 
 from companion.game.bots import (
     STRENGTHS,
@@ -47,6 +47,7 @@ def _prefixes(record: GameRecord):
         yield dataclasses.replace(record, rounds=record.rounds[:n]), rnd
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strength", STRENGTHS)
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_every_answer_is_legal_across_whole_games(strength: str, players: int) -> None:

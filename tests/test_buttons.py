@@ -6,8 +6,8 @@ import queue
 import threading
 
 import pytest
-from conftest import PAD_COLUMNS, PAD_ROWS
 from gpiozero.threads import GPIOThread
+from helpers import PAD_COLUMNS, PAD_ROWS
 
 from companion.errors import CompanionError
 from companion.hw.buttons import Beeper, HostButtons, WiringError

@@ -7,9 +7,9 @@ import io
 import random
 
 import pytest
-from conftest import model_game
 from devices import mock_machine
 from gpiozero.pins.mock import MockFactory
+from helpers import model_game
 
 from companion.app import loop
 from companion.cli.run import run_command

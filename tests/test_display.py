@@ -29,6 +29,7 @@ def random_frame(rng: random.Random, size: tuple[int, int] = (128, 64)) -> Image
     return img
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("controller", CONTROLLERS)
 def test_panel_always_shows_the_last_frame(controller):
     """Partial updates leave the panel RAM exactly equal to the last frame, every time."""
@@ -212,6 +213,7 @@ def settle(oled: Oled, limit: int = 500) -> int:
     raise AssertionError(f"still dirty after {limit} retries")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("controller", CONTROLLERS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_retries_leave_the_panel_showing_the_last_frame_on_a_flaky_bus(controller, seed):

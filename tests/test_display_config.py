@@ -131,6 +131,7 @@ def test_run_opens_the_ssd1322_on_its_lines_with_the_contrast(tmp_path, monkeypa
     factory.reset()
 
 
+@pytest.mark.slow
 def test_the_device_gets_the_buzzer_kind_the_config_names(tmp_path, monkeypatch):
     from contextlib import ExitStack
 

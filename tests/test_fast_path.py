@@ -1,6 +1,6 @@
 """The engine's fast path (what the strong bot's search plays on) against the checked path
 it skips: ``Table.fork`` + ``play_known`` against ``play_round``, ``Table.trades`` against
-the Trade step ``resolve_round`` writes, ``Board._quotes`` against a search of every mix
+the Trade step ``resolve_round`` writes, ``Board.quote`` against a search of every mix
 of rates, ``selections_of`` against ``itertools.combinations``, ``score_table`` against
 the score computed from the ``GameState``."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +62,7 @@ def trades_of(steps) -> tuple[int, tuple[tuple[int, int], ...]] | None:
     return None
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     rng=st.randoms(use_true_random=False),
@@ -114,13 +116,15 @@ def slow_quotes(board: Board, space: int) -> tuple[Quote, ...]:
     return tuple(quotes)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(board=boards)
 def test_the_quote_tables_equal_a_search_of_every_mix_of_rates(board):
     for space in range(SPACES):
-        assert board._quotes[space] == slow_quotes(board, space)
-        for offer in (0, 1, 7, GOODS_MAX, GOODS_MAX + 3):
-            assert board.quote(space, offer) == board._quotes[space][min(offer, GOODS_MAX)]
+        quotes = tuple(board.quote(space, offer) for offer in range(GOODS_MAX + 1))
+        assert quotes == slow_quotes(board, space)
+        for offer in (GOODS_MAX + 1, GOODS_MAX + 3, 99):  # more goods than anyone holds
+            assert board.quote(space, offer) == quotes[GOODS_MAX]
 
 
 def test_selections_of_are_the_combinations_of_the_hand_in_order():

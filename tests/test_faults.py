@@ -2,7 +2,7 @@
 
 The display is luma's real driver over the project's fake I²C bus, which fails as a
 missing device does (``OSError`` EREMOTEIO) until it is told to answer; time enters
-through an injected clock, and the pads through the scan-stepping matrix of conftest."""
+through an injected clock, and the pads through the scan-stepping matrix of helpers.py."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import itertools
 import signal
 
 import pytest
-from conftest import BOARDS
 from gpiozero.pins.mock import MockFactory
+from helpers import BOARDS
 
 from companion.app.loop import RETRY, App
 from companion.hw import display
@@ -224,7 +224,7 @@ STUCK_SCANS = 10**6  # never reached by counting: only by a jump
 
 
 class Clock:
-    """The matrix's clock, as conftest's: one step a scan, so the debounce (5) counts
+    """The matrix's clock, as helpers.py's: one step a scan, so the debounce (5) counts
     scans. ``jump`` moves it past the stuck time at once, whatever the threads do."""
 
     def __init__(self):
@@ -284,7 +284,7 @@ TIMING = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=2)
 
 
 def test_a_stuck_pad_key_is_a_notice_naming_the_seat_never_the_card():
-    from conftest import Driver
+    from helpers import Driver
 
     from companion.table.effects import Stuck
     from companion.ui.screens import screen
@@ -347,7 +347,7 @@ def test_ok_held_opens_the_menu_and_then_is_told_stuck_once():
 
 
 def test_a_stuck_arrow_acts_once_and_the_other_buttons_still_work():
-    from conftest import Driver
+    from helpers import Driver
 
     table = Driver(new_flow(BOARDS, TIMING))
     table.press(0, 1)

@@ -135,6 +135,7 @@ def test_keys_pressed_through_the_pipe_come_as_numbered_checked_lines(hub):
     assert hub.event() == b"up 1 1"
 
 
+@pytest.mark.slow
 def test_errors_and_a_wrong_protocol(hub):
     hub.hello()
     hub.send(b"hello 2*DEB9\n")  # the CRC of "hello 1"
@@ -147,6 +148,7 @@ def test_errors_and_a_wrong_protocol(hub):
     assert hub.body() == b"beat"  # a second later, and no "down" before it
 
 
+@pytest.mark.slow
 def test_before_a_hello_only_beats(hub):
     hub.key("press 2 2")
     assert hub.body() == b"beat"  # numbered 0: the hub's first line

@@ -6,7 +6,7 @@ import random
 
 import model
 import pytest
-from conftest import BOARDS, Driver, fast_game
+from helpers import BOARDS, Driver, fast_game
 
 from companion.game.record import state_to_dict
 from companion.table import (

@@ -108,6 +108,7 @@ def assert_answered(code: int, out: str, err: str) -> None:
     assert all(len(line) < 400 for line in err.split("\n"))
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(record=records)
 def test_any_record_gets_an_answer(tmp_path_factory, record):
@@ -116,6 +117,7 @@ def test_any_record_gets_an_answer(tmp_path_factory, record):
     assert err.count("\n") <= 1
 
 
+@pytest.mark.slow
 @fuzz(150)
 @given(text=nasty_records)
 def test_nasty_json_gets_one_line(tmp_path_factory, text):
@@ -124,6 +126,7 @@ def test_nasty_json_gets_one_line(tmp_path_factory, text):
     assert err.count("\n") <= 1 and (code == 0 or out == "")
 
 
+@pytest.mark.slow
 @fuzz(100)
 @given(
     first=records,
@@ -140,6 +143,7 @@ def test_any_batch_gets_one_answer_per_line(tmp_path_factory, first, rest):
     assert err.count("\n") == sum("error" in a for a in answers)
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(raw=st.binary(max_size=200) | st.text(max_size=80).map(str.encode))
 def test_any_bytes_get_an_answer(tmp_path_factory, raw):
@@ -147,6 +151,7 @@ def test_any_bytes_get_an_answer(tmp_path_factory, raw):
     assert_answered(code, out, err)
 
 
+@pytest.mark.slow
 @fuzz(100)
 @given(
     raw=st.binary(max_size=100)
@@ -167,6 +172,7 @@ def test_deeply_nested_json(tmp_path):
     assert code == 2 and "nested too deeply" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "data", "code", "lines"),
     [

@@ -8,7 +8,7 @@ import sqlite3
 from datetime import UTC, datetime
 
 import pytest
-from conftest import model_script, simulate
+from helpers import model_script, simulate
 
 from companion.game.boards import profile
 from companion.game.record import GameRecord
@@ -147,6 +147,7 @@ def test_a_game_played_to_the_end_on_the_simulator_is_in_the_history(tmp_path):
     assert game.record == saved
 
 
+@pytest.mark.slow
 def test_two_games_in_the_same_folder_are_two_rows(tmp_path):
     play(tmp_path, 1)
     second = play(tmp_path, 2, players=2)

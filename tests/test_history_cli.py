@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from test_history import play, record
 
 from companion.cli import build_parser
@@ -23,6 +24,7 @@ def history(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 def test_the_simulated_games_are_listed_newest_first_and_export_replays_to_them(tmp_path):
     first = play(tmp_path, 1)
     second = play(tmp_path, 2, players=2)

@@ -301,6 +301,7 @@ def pads(connect):
     return connect()
 
 
+@pytest.mark.slow
 def test_keys_go_through_the_hub(pads, hub, seen):
     assert pads.wait_ready(10)
     hub.send("down 2 5")
@@ -311,6 +312,7 @@ def test_keys_go_through_the_hub(pads, hub, seen):
     assert seen.logs == []
 
 
+@pytest.mark.slow
 def test_unplugged_mid_game_releases_keys_and_comes_back(pads, hub, wire, seen):
     assert pads.wait_ready(10)
     hub.send("down 4 1")
@@ -328,6 +330,7 @@ def test_unplugged_mid_game_releases_keys_and_comes_back(pads, hub, wire, seen):
     assert len(seen.logs) == 2, seen.logs  # gone once, back once: not once per attempt
 
 
+@pytest.mark.slow
 def test_silence_releases_keys_and_opens_the_port_again(pads, hub, seen, clock):
     assert pads.wait_ready(10)
     hub.send("down 1 1")
@@ -339,6 +342,7 @@ def test_silence_releases_keys_and_opens_the_port_again(pads, hub, seen, clock):
     assert pads.wait_ready(10)
 
 
+@pytest.mark.slow
 def test_hello_repeats_each_second_until_answered(connect, hub, seen, clock):
     hub.answering = False
     pads = connect()
@@ -351,6 +355,7 @@ def test_hello_repeats_each_second_until_answered(connect, hub, seen, clock):
     assert pads.wait_ready(10)
 
 
+@pytest.mark.slow
 def test_a_gap_makes_the_host_say_hello_again(pads, hub, seen):
     assert pads.wait_ready(10)
     hellos = len(seen.hellos)
@@ -362,6 +367,7 @@ def test_a_gap_makes_the_host_say_hello_again(pads, hub, seen):
     assert pads.wait_ready(10)
 
 
+@pytest.mark.slow
 def test_a_hub_of_another_protocol_is_shown_and_picked_up_once_flashed(connect, hub, seen, clock):
     hub.proto = 2
     pads = connect()
@@ -374,6 +380,7 @@ def test_a_hub_of_another_protocol_is_shown_and_picked_up_once_flashed(connect, 
     assert pads.wait_ready(10)
 
 
+@pytest.mark.slow
 def test_garbage_on_the_wire_is_one_log_line_and_no_key(pads, hub, wire, seen):
     assert pads.wait_ready(10)
     wire.write(b"\x00\xff garbage \x1b[2J\n" * 200 + b"7 down 1 1*FFFF\n")
@@ -384,6 +391,7 @@ def test_garbage_on_the_wire_is_one_log_line_and_no_key(pads, hub, wire, seen):
     assert "garbage" not in seen.logs[0] and "down 1 1" not in seen.logs[0]  # no text of it
 
 
+@pytest.mark.slow
 def test_close_is_idempotent_and_stops_the_thread(wire, seen, clock):
     pads = HubPads(wire.url, report=seen.report, clock=clock)
     pads.start(seen.put)

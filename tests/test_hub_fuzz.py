@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hubfake import line
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -48,6 +49,7 @@ def _pieces(data: bytes, cuts: list[int]) -> list[bytes]:
     return [data[a:b] for a, b in itertools.pairwise(points)]
 
 
+@pytest.mark.slow
 @fuzz(2000)
 @given(data=st.binary(max_size=2000), cuts=st.lists(st.integers(0, 10_000), max_size=20))
 def test_random_bytes_never_crash_nor_press_a_key(data, cuts):
@@ -63,6 +65,7 @@ def test_random_bytes_never_crash_nor_press_a_key(data, cuts):
 keys = st.tuples(st.integers(1, 6), st.integers(1, 8))
 
 
+@pytest.mark.slow
 @fuzz(1000)
 @given(
     steps=st.lists(st.tuples(keys, noise, st.booleans()), max_size=12),

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, model_script, simulate
+from helpers import BOARDS, model_script, simulate
 
 from companion.app.script import parse_script
 from companion.app.simulator import Simulator
@@ -50,6 +50,7 @@ def play(hub) -> tuple[dict, list[bytes], list[str]]:
     return state, frames, sim.errors
 
 
+@pytest.mark.slow
 def test_the_demo_through_the_hub_is_the_demo_on_the_pins():
     on_pins = play(None)
     through_hub = play(firmware())
@@ -60,6 +61,7 @@ def test_the_demo_through_the_hub_is_the_demo_on_the_pins():
     assert len(on_pins[1]) > 50
 
 
+@pytest.mark.slow
 def test_the_hub_unplugged_mid_game_releases_the_key_and_the_game_goes_on():
     lines = parse_script(DEMO.read_text("utf-8"), str(DEMO))
     cut = next(i for i, line in enumerate(lines) if line.action == "pad" and i > len(lines) // 2)
@@ -84,6 +86,7 @@ def test_the_hub_unplugged_mid_game_releases_the_key_and_the_game_goes_on():
     assert "opening it again" in sim.errors[0] and "answering again" in sim.errors[1]
 
 
+@pytest.mark.slow
 def test_simulate_pads_hub_prints_the_same_json_and_frames(monkeypatch, tmp_path):
     command = firmware()
     monkeypatch.setattr("companion.cli.simulate.firmware_command", lambda: command)
@@ -108,6 +111,7 @@ def test_simulate_pads_hub_prints_the_same_json_and_frames(monkeypatch, tmp_path
     assert len(runs["hub"][3]) > 50
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 5, 6])
 def test_random_games_through_the_hub_equal_the_model(monkeypatch, tmp_path, players):
     command = firmware()

@@ -10,7 +10,7 @@ import random
 import termios
 
 import pytest
-from conftest import model_script, simulate
+from helpers import model_script, simulate
 
 from companion.app.keymap import (
     KeyMapError,
@@ -178,6 +178,7 @@ def keys_for(script: str) -> bytes:
     return "".join(out).encode()
 
 
+@pytest.mark.slow
 def test_a_whole_game_from_the_keyboard_equals_the_same_game_from_a_script(
     tmp_path, pty_pair, monkeypatch
 ):

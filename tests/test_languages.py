@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import model_game, simulate
+from helpers import model_game, simulate
 
 from companion.cli import main
 from companion.cli.replay import replay_command
@@ -210,6 +210,7 @@ def test_an_unknown_language_exits_2_with_one_line(command, capsys):
     assert "no language 'xx' (known: " + ", ".join(languages()) + ")" in err
 
 
+@pytest.mark.slow
 def test_simulate_narrates_the_ending_in_its_language():
     script = DEMO.with_name("demo-script.txt")
     code, out, err = simulate("--players", "3", "--fast", "--script", str(script), "--lang", "fr")

@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from conftest import PAD_COLUMNS, PAD_ROWS
+from helpers import PAD_COLUMNS, PAD_ROWS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -192,6 +192,7 @@ def closes_in_time(matrix: PadMatrix) -> bool:
     return not closer.is_alive()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wait_for_up", [False, True])
 def test_close_right_after_a_release_never_hangs(make_pads, wait_for_up):
     """Close lands at every step of the scanner in turn, mid-scan and as it goes idle."""

@@ -66,6 +66,7 @@ def replay_text(doc: object) -> tuple[int, str, str]:
 RECORD = {"players": 3, "rounds": [{"plays": [[1, 2], [3, 4], [5, 6]], "trades": [0, 0, 0]}]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("changes", "words"),
     [

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, Driver, fast_game
+from helpers import BOARDS, Driver, fast_game
 from PIL import Image
 from test_screens import misfits
 

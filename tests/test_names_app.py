@@ -10,7 +10,7 @@ import random
 from datetime import UTC, datetime
 
 import pytest
-from conftest import model_script, simulate
+from helpers import model_script, simulate
 from test_history import ROUNDS, record
 from test_settings import Said, failing
 

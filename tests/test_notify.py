@@ -10,7 +10,7 @@ import threading
 import uuid
 
 import pytest
-from conftest import BOARDS
+from helpers import BOARDS
 
 from companion.app.loop import STOP, App
 from companion.app.notify import SILENT, Notifier

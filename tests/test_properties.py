@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import model
-from conftest import model_game
+import pytest
+from helpers import model_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ custom_boards = st.lists(rates, min_size=16, max_size=16).map(monotone).map(Boar
 boards = st.one_of(st.sampled_from(["standard", "winter"]).map(profile), custom_boards)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     rng=st.randoms(use_true_random=False),
@@ -50,6 +52,7 @@ def test_random_games_keep_every_invariant(rng, players, board, target):
     assert record.replay() == record.replay() == state
 
 
+@pytest.mark.slow
 def test_engine_equals_model_on_many_games():
     """A thousand seeded games, 2-6 players, shipped and custom boards, both targets."""
     rng = random.Random(20261122)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import model_game
+from helpers import model_game
 
 from companion.cli import main
 from companion.cli.replay import replay_command
@@ -185,6 +185,7 @@ def test_json_lines_report_each_game(tmp_path):
     assert err.count("\n") == 3 and ": line 2: round 1, seat P3" in err
 
 
+@pytest.mark.slow
 def test_parallel_batch_equals_model(tmp_path):
     """Hundreds of random games through the command, one process and several, vs the model."""
     rng = random.Random(11)

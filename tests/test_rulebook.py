@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import before_supply, table
+from helpers import before_supply, table
 
 from companion.rules import (
     Beggar,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conftest import TEST_RATES, before_supply, table
+from helpers import TEST_RATES, before_supply, table
 
 from companion.rules import (
     Board,

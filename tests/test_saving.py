@@ -6,7 +6,7 @@ from __future__ import annotations
 import errno
 import json
 
-from conftest import fast_game
+from helpers import fast_game
 
 from companion.app.simulator import Simulator
 from companion.app.sinks import Saver

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, Driver, fast_game, until
+from helpers import BOARDS, Driver, fast_game, until
 from PIL import Image
 
 from companion.game.settings import DeviceSettings
@@ -336,6 +336,7 @@ def every_screen(players: int, seed: int, words, size) -> set[Screen]:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=[str(s[0]) for s in SIZES])
 @pytest.mark.parametrize("lang", languages())
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

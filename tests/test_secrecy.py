@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from conftest import BOARDS
+import pytest
+from helpers import BOARDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def same_in_public(a, b, now: float) -> None:
     assert draw(view_a, WORDS).tobytes() == draw(view_b, WORDS).tobytes()
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(players=st.integers(2, 6), moves=moves, seed=st.integers(0, 2**16), nudges=moves)
 def test_views_and_frames_do_not_depend_on_hidden_choices(players, moves, seed, nudges):

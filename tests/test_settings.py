@@ -10,7 +10,7 @@ import json
 import os
 
 import pytest
-from conftest import PowerCut, cut_at
+from helpers import PowerCut, cut_at
 
 from companion.game.boards import profile
 from companion.game.record import GameRecord

@@ -6,7 +6,7 @@ import dataclasses
 import itertools
 
 import pytest
-from conftest import BOARDS, Driver
+from helpers import BOARDS, Driver
 
 from companion.game.boards import offered_rates
 from companion.game.settings import OWN, DeviceSettings

@@ -32,6 +32,7 @@ def test_the_factory_refuses_pins_that_keep_a_history():
         SimFactory().pin(4, pin_class=MockPin)
 
 
+@pytest.mark.slow
 def test_thousands_of_presses_keep_memory_flat(make_pads):
     """Every simulated pin (rows, columns, buttons, buzzer) on one factory; the pin
     histories stay empty, and allocations do not grow with the presses."""

@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from conftest import model_script, simulate
+from helpers import model_script, simulate
 
 from companion.app.script import ScriptError, parse_script
 from companion.app.simulator import Simulator
@@ -17,6 +17,7 @@ from companion.game.boards import profile
 from companion.table import Phase, public_view
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_whole_games_through_the_pins_equal_the_model(tmp_path, players):
     rng = random.Random(100 + players)
@@ -39,6 +40,7 @@ def test_whole_games_through_the_pins_equal_the_model(tmp_path, players):
     assert replayed.getvalue() == out
 
 
+@pytest.mark.slow
 def test_custom_board_file_and_target_45(tmp_path):
     rates = [None] + [[2, 1]] * 5 + [[3, 2]] * 10
     (tmp_path / "board.json").write_text(json.dumps({"trader_rates": rates}))
@@ -251,6 +253,7 @@ def test_the_window_closes_on_its_close_button_and_on_esc(headless, tmp_path, mo
         assert not [t for t in threading.enumerate() if t.name == "app"]
 
 
+@pytest.mark.slow
 def test_a_script_in_the_window_ends_when_the_script_does(headless, tmp_path):
     script, expected = model_script(random.Random(3), 2, profile("standard").to_rates(), 30)
     (tmp_path / "game.txt").write_text(script)

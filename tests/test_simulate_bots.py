@@ -8,7 +8,7 @@ import threading
 from dataclasses import replace
 
 import pytest
-from conftest import simulate
+from helpers import simulate
 from test_history_cli import history
 
 from companion.app.bots import BotSeats
@@ -48,6 +48,7 @@ def whole_game() -> GameRecord:
         sim.close()
 
 
+@pytest.mark.slow
 def test_one_person_and_two_bots_play_a_whole_game_the_same_on_every_run():
     record = whole_game()
     assert record.bots == (None, "normal", "strong")

@@ -7,7 +7,7 @@ import io
 import os
 
 import pytest
-from conftest import simulate
+from helpers import simulate
 
 from companion.cli import main
 from companion.ui.catalog import catalog

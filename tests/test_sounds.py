@@ -204,22 +204,24 @@ def test_sound_off_is_silent_and_on_again_plays(factory):
 
 def test_a_new_sound_cuts_the_one_playing(factory):
     """The first sound waits for as long as it is let: until the next one stops it."""
-    started = threading.Event()
+    started, waits = threading.Event(), Waits()
 
     def first_waits_forever(stop: threading.Event, seconds: float) -> bool:
-        started.set()
-        return stop.wait()  # no clock: only a stop ends it
+        if not started.is_set():  # the first note: no clock, only a stop ends it
+            started.set()
+            return stop.wait()
+        return waits(stop, seconds)
 
     beeper = Beeper(PIN, kind="passive", pin_factory=factory, wait=first_waits_forever)
     pin = factory.pin(PIN)
     pin.log.clear()
     beeper.beep("reveal")
     assert started.wait(timeout=10)
-    beeper._wait = Waits()
     played(beeper, "click")
     hz = [value for what, value in pin.log if what == "hz"]
     assert hz == [Tone("C7").frequency, Tone("E7").frequency]  # reveal's first note, then click
     assert pin.log[-1] == ("duty", 0.0)
+    assert waits.seconds == [note.ms / 1000 for note in beeper.sounds.notes["click"]]
     beeper.close()
 
 

@@ -20,7 +20,7 @@ import time
 from datetime import datetime
 
 import pytest
-from conftest import BOARDS, Driver, PowerCut, cut_at, model_game, model_script, simulate
+from helpers import BOARDS, Driver, PowerCut, cut_at, model_game, model_script, simulate
 
 from companion.app.memory import power_on
 from companion.game.boards import profile
@@ -483,6 +483,7 @@ def test_new_game_instead_keeps_the_saved_one_aside():
     assert table.view.phase is Phase.JOIN and isinstance(table.saves[-1], KeepAside)
 
 
+@pytest.mark.slow
 def test_a_game_across_a_restart_through_the_pins(tmp_path):
     script, expected = model_script(random.Random(5), 4, profile("standard").to_rates(), 30)
     rounds = script.split("# round ")
@@ -501,7 +502,7 @@ def test_a_game_across_a_restart_through_the_pins(tmp_path):
 WRITER = """
 import sys, random, dataclasses
 sys.path[:0] = {paths!r}
-from conftest import model_game
+from helpers import model_game
 from companion.game.boards import profile
 from companion.storage import StateDir
 record, _ = model_game(random.Random(6), 3, profile("standard"), 45)
@@ -514,6 +515,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_killed_at_any_moment_the_saved_game_is_whole(tmp_path):
     """SIGKILL a process that saves round after round: load() always finds a whole record,
     the same game up to some round, in the game file or (between renames) the backup."""

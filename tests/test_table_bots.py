@@ -7,7 +7,7 @@ import itertools
 from dataclasses import replace
 
 import pytest
-from conftest import BOARDS, Driver
+from helpers import BOARDS, Driver
 
 from companion.game.bots import make_bot
 from companion.game.record import GameRecord

@@ -36,6 +36,7 @@ def test_wilson_interval_matches_the_formula_and_holds_the_rate() -> None:
         assert 0 <= low <= wins / 6 <= high <= 1
 
 
+@pytest.mark.slow
 def test_a_tiny_tournament_adds_up() -> None:
     pairings = tournament(6, seed=4, budget_ms=30, clock=_fake_clock)
     assert [(p.first, p.second) for p in pairings] == list(PAIRINGS)
@@ -51,6 +52,7 @@ def test_a_tiny_tournament_adds_up() -> None:
     assert again == pairings[1]
 
 
+@pytest.mark.slow
 def test_bench_bots_json_and_text(capsys) -> None:
     argv = ["bench", "--bots", "--games", "6", "--seed", "2", "--budget-ms", "1"]
     assert main([*argv, "--json"]) == 0

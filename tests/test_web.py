@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from conftest import BOARDS
+from helpers import BOARDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_secrecy import WORDS, moves, twin_of
@@ -49,14 +49,14 @@ class Clock:
 class Served:
     """A server on a free port for a stand-in table: its events land in ``events``."""
 
-    def __init__(self, tmp_path, prefs: DeviceSettings | None = None, codes=("1234",)):
+    def __init__(self, tmp_path, prefs: DeviceSettings | None = None, codes=("1234",), **options):
         self.events: list = []
         self.prefs = prefs or DeviceSettings()
         self.clock = Clock()
         made = iter(codes)
         table = Table(self.events.append, lambda: self.prefs, tuple(languages()), tmp_path)
         pairing = Pairing(self.clock, lambda: next(made))
-        self.server = WebServer(table, "127.0.0.1", 0, clock=self.clock, pairing=pairing)
+        self.server = WebServer(table, "127.0.0.1", 0, clock=self.clock, pairing=pairing, **options)
         self.base = f"http://127.0.0.1:{self.server.address[1]}"
         self.cookie: str | None = None
 
@@ -460,14 +460,18 @@ def test_a_fault_of_ours_is_a_one_line_500_and_the_server_goes_on(served, capsys
     assert served.get("/api/view")[0] == 200
 
 
-def test_a_body_that_never_comes_frees_its_thread(served, monkeypatch):
-    monkeypatch.setattr(server_module._Handler, "timeout", 0.2)
-    with socket.create_connection(("127.0.0.1", served.server.address[1]), timeout=5) as sock:
-        head = b"Content-Type: application/json\r\n"
-        sock.sendall(post_bytes(b"{" + b" " * 99, extra=head)[:-99])  # 1 byte of 100
-        assert sock.recv(100) == b""  # closed by the server, with no answer to give
-    assert served.server._httpd.connections == 0
-    assert served.events == []
+def test_a_body_that_never_comes_frees_its_thread(tmp_path):
+    served = Served(tmp_path, timeout=0.2)
+    try:
+        port = served.server.address[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            head = b"Content-Type: application/json\r\n"
+            sock.sendall(post_bytes(b"{" + b" " * 99, extra=head)[:-99])  # 1 byte of 100
+            assert sock.recv(100) == b""  # closed by the server, with no answer to give
+        assert served.server.connections == 0
+        assert served.events == []
+    finally:
+        served.server.close()
 
 
 def test_connections_past_the_cap_get_503(served, monkeypatch):
@@ -484,7 +488,7 @@ def test_connections_past_the_cap_get_503(served, monkeypatch):
 
 def test_a_following_page_is_dropped_by_the_kernel_when_it_vanishes():
     with socket.socket() as sock:
-        server_module._keepalive(sock)
+        server_module.keepalive(sock)
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
         if hasattr(socket, "TCP_USER_TIMEOUT"):
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 60_000

@@ -136,6 +136,7 @@ def table(tmp_path):
         sim.close()
 
 
+@pytest.mark.slow
 def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_page, table):
     sim, web, state, clock = table
     page = browser_page
@@ -202,6 +203,7 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
     assert json.loads((state / "settings.json").read_text())["target"] == 45
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("typed", "said"),
     [
@@ -243,6 +245,7 @@ def bots_table(tmp_path):
         sim.close()
 
 
+@pytest.mark.slow
 def test_the_page_names_seats_as_the_oled_and_marks_an_unverified_rate(browser_page, bots_table):
     sim, web = bots_table
     page = browser_page
@@ -275,6 +278,7 @@ def test_the_page_names_seats_as_the_oled_and_marks_an_unverified_rate(browser_p
     ]
 
 
+@pytest.mark.slow
 def test_the_code_field_stays_after_a_reload_and_messages_show_by_their_button(browser_page, table):
     web = table[1]
     page = browser_page

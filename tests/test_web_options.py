@@ -69,6 +69,7 @@ def test_a_taken_port_is_one_line_and_exit_2(capsys):
     assert said[-1] == f"companion simulate: --web 127.0.0.1:{port}: Address already in use"
 
 
+@pytest.mark.slow
 def test_simulate_serves_the_page_and_says_where_on_stderr(tmp_path):
     command = [sys.executable, "-m", "companion", "simulate", "--players", "3", "--fast"]
     command += ["--web", "127.0.0.1:0", "--state-dir", str(tmp_path)]

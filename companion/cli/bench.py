@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -16,8 +17,14 @@ from PIL import Image
 
 from ..game.randgame import random_game
 
+# The bench's clock, in seconds: every figure it times is a difference of two readings.
+# A test gives a fake one whose readings it knows.
+Clock = Callable[[], float]
 
-def engine_games_per_s(games: int, seed: int) -> tuple[float, int]:
+
+def engine_games_per_s(
+    games: int, seed: int, clock: Clock = time.perf_counter
+) -> tuple[float, int]:
     """Random legal games fully replayed per second, and the rounds they held.
 
     The games are drawn first; only their replay is timed.
@@ -25,10 +32,10 @@ def engine_games_per_s(games: int, seed: int) -> tuple[float, int]:
     rng = random.Random(seed)
     records = [random_game(rng) for _ in range(games)]
     rounds = sum(len(r.rounds) for r in records)
-    start = time.perf_counter()
+    start = clock()
     for record in records:
         record.replay()
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return games / elapsed, rounds
 
 
@@ -55,59 +62,75 @@ def mid_game_views(seed: int, count: int = POSITIONS) -> list:
     return views
 
 
-def engine_playouts_per_s(seed: int, playouts: int = 100) -> float:
+def engine_playouts_per_s(
+    seed: int, playouts: int = 100, clock: Clock = time.perf_counter, positions: int = POSITIONS
+) -> float:
     """The strong bot's playouts per second on one core.
 
     A playout is what its search repeats: from a mid-game position, the round being
     decided with one candidate for the seat and the others' selections drawn from their
     models, then one more round of random legal play, and the score of the position
-    reached. The searches are set up first; only the playouts are timed.
+    reached. The searches are set up first; only the playouts are timed: ``playouts``
+    from each of ``positions`` positions, the best of ``REPEAT`` runs.
     """
     from ..game.bots import StrongBot
 
     searches = []
-    for i, view in enumerate(mid_game_views(seed)):
+    for i, view in enumerate(mid_game_views(seed, positions)):
         search, candidates = StrongBot(i).prepare(view, random.Random(i), math.inf)
         searches.append((search, candidates))
     best = math.inf
     for _ in range(REPEAT):  # the best of a few runs: a shared machine only slows it
-        start = time.perf_counter()
+        start = clock()
         for search, candidates in searches:
             for n in range(playouts):
                 search.playout(candidates[n % len(candidates)])
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
     return len(searches) * playouts / best
 
 
-def decision_figures(seed: int, decisions: int, playouts_per_s: float) -> dict:
+def decision_figures(
+    seed: int,
+    decisions: int,
+    playouts_per_s: float,
+    clock: Clock = time.perf_counter,
+    budget_ms: int | None = None,
+    bot_clock: Clock | None = None,
+) -> dict:
     """The strong bot at its default budget on the real clock, here, and projected to a
     Pi Zero 2 W: the budget plus the last piece of work (which ends past the deadline)
     run ``PI_ZERO_FACTOR`` times slower; its playouts are what the budget leaves after
-    the set-up (scoring every seat's selections), at that speed."""
+    the set-up (scoring every seat's selections), at that speed.
+
+    ``budget_ms`` (the bot's default if None) and ``bot_clock`` (the bench's ``clock`` if
+    None) are the bot's own: a test gives it a small budget on a clock of its own, so
+    that the bench's readings are only the four a decision it takes."""
     from ..game.bots import BUDGET_MS, StrongBot
 
+    budget_ms = BUDGET_MS if budget_ms is None else budget_ms
+    bot_clock = clock if bot_clock is None else bot_clock
     per_playout = 1 / playouts_per_s
     took, overran, playouts, zero_playouts = [], [], [], []
     for i, view in enumerate(mid_game_views(seed, decisions)):
-        start = time.perf_counter()
-        StrongBot(i).prepare(view, random.Random(i), math.inf)
-        setup = time.perf_counter() - start
-        bot = StrongBot(i)
-        start = time.perf_counter()
+        start = clock()
+        StrongBot(i, budget_ms, bot_clock).prepare(view, random.Random(i), math.inf)
+        setup = clock() - start
+        bot = StrongBot(i, budget_ms, bot_clock)
+        start = clock()
         bot.cards(view)
-        took.append(time.perf_counter() - start)
-        overran.append(max(0.0, took[-1] - BUDGET_MS / 1000))
+        took.append(clock() - start)
+        overran.append(max(0.0, took[-1] - budget_ms / 1000))
         playouts.append(bot.last.iterations if bot.last else 0)
-        left = BUDGET_MS / 1000 - setup * PI_ZERO_FACTOR
+        left = budget_ms / 1000 - setup * PI_ZERO_FACTOR
         zero_playouts.append(max(0.0, left / (per_playout * PI_ZERO_FACTOR)))
     return {
-        "strong_budget_ms": BUDGET_MS,
+        "strong_budget_ms": budget_ms,
         "strong_decision_ms_mean": round(1000 * sum(took) / len(took), 1),
         "strong_decision_ms_max": round(1000 * max(took), 1),
         "strong_playouts_per_decision": round(sum(playouts) / len(playouts)),
         "pi_zero_2w_factor": PI_ZERO_FACTOR,
         "pi_zero_2w_decision_ms_projected": round(
-            BUDGET_MS + 1000 * max(overran) * PI_ZERO_FACTOR, 1
+            budget_ms + 1000 * max(overran) * PI_ZERO_FACTOR, 1
         ),
         "pi_zero_2w_playouts_per_decision_projected": round(
             sum(zero_playouts) / len(zero_playouts)
@@ -115,7 +138,12 @@ def decision_figures(seed: int, decisions: int, playouts_per_s: float) -> dict:
     }
 
 
-def table_figures(presses: int = 200, session: int = 2400) -> dict:
+def table_figures(
+    presses: int = 200,
+    session: int = 2400,
+    clock: Clock = time.perf_counter,
+    sleep: Callable[[float], None] = time.sleep,
+) -> dict:
     """The simulated table: latency, idle cost, display traffic and peak memory.
 
     Four seats; P1 presses its Captain again and again, so every press locks or unlocks
@@ -129,10 +157,10 @@ def table_figures(presses: int = 200, session: int = 2400) -> dict:
     from ..app.simulator import Simulator
 
     handed: list[float] = []
-    sim = Simulator(players=4, fast=True, on_frame=lambda _: handed.append(time.perf_counter()))
+    sim = Simulator(players=4, fast=True, on_frame=lambda _: handed.append(clock()))
     try:
-        figures = _idle(sim)
-        figures.update(_presses(sim, handed, presses))
+        figures = _idle(sim, sleep)
+        figures.update(key_to_frame(sim, handed, presses, clock))
         before = sim.panel.bytes_sent
         sim.oled.invalidate()  # the next frame goes out whole
         sim.oled.show(Image.new("1", sim.oled.size, 1))
@@ -143,11 +171,11 @@ def table_figures(presses: int = 200, session: int = 2400) -> dict:
         figures["session_rss_mb"] = _rss_mb(resource)
     finally:
         sim.close()
-    figures.update(_hub_figures(presses))
+    figures.update(_hub_figures(presses, clock))
     return figures
 
 
-def _hub_figures(presses: int) -> dict:
+def _hub_figures(presses: int, clock: Clock) -> dict:
     """Key-to-frame latency through the Pico pad hub: the real firmware under the
     MicroPython unix port, scanning and debouncing, its lines read from a pty. Absent
     (None) where the unix port or the firmware is not installed."""
@@ -159,24 +187,22 @@ def _hub_figures(presses: int) -> dict:
     except HubMissing:
         return {"hub_key_to_frame_ms_p50": None, "hub_key_to_frame_ms_p99": None}
     handed: list[float] = []
-    sim = Simulator(
-        players=4, fast=True, hub=command, on_frame=lambda _: handed.append(time.perf_counter())
-    )
+    sim = Simulator(players=4, fast=True, hub=command, on_frame=lambda _: handed.append(clock()))
     try:
         for _ in range(2):  # in step with the firmware: each press waits for its events
             sim.press(0, 1)
-        latency = _presses(sim, handed, min(presses, 200))
+        latency = key_to_frame(sim, handed, min(presses, 200), clock)
     finally:
         sim.close()
     return {f"hub_{k}": v for k, v in latency.items() if k.startswith("key_to_frame")}
 
 
-def _idle(sim) -> dict:
+def _idle(sim, sleep: Callable[[float], None]) -> dict:
     """Pins read and thread wake-ups over one idle second."""
     sim.settle(0)
-    time.sleep(0.2)  # let the first frame's work finish: then the table is idle
+    sleep(0.2)  # let the first frame's work finish: then the table is idle
     reads, threads, wakes = sim.wiring.reads, threading.active_count(), _thread_wakes()
-    time.sleep(1.0)
+    sleep(1.0)
     return {
         "idle_pin_reads_per_s": sim.wiring.reads - reads,
         "idle_threads": threads,
@@ -184,12 +210,14 @@ def _idle(sim) -> dict:
     }
 
 
-def _presses(sim, handed: list[float], presses: int) -> dict:
-    """Key-to-frame latency, and the bytes a seat locking in sends."""
+def key_to_frame(sim, handed: list[float], presses: int, clock: Clock = time.perf_counter) -> dict:
+    """Key-to-frame latency, and the bytes a seat locking in sends: P1's Captain pressed
+    ``presses`` times on ``sim`` (a ``Simulator``), each from a reading of ``clock`` to the
+    reading its frame appends to ``handed`` (the simulator's ``on_frame`` does)."""
     latencies, lock_bytes = [], []
     for i in range(presses):
         frames, sent = len(handed), sim.panel.bytes_sent
-        start = time.perf_counter()
+        start = clock()
         sim.wiring.press(0, 1)
         while len(handed) == frames:
             time.sleep(0.0002)
@@ -198,11 +226,16 @@ def _presses(sim, handed: list[float], presses: int) -> dict:
             lock_bytes.append(sim.panel.bytes_sent - sent)
         sim.wiring.release(0, 1)
         sim.settle(2)
-    latencies.sort()
+    return {**percentiles("key_to_frame_ms", latencies), "lock_update_bytes": max(lock_bytes)}
+
+
+def percentiles(name: str, values: list[float]) -> dict:
+    """``name``'s median and 99th percentile, as the bench reports them: the values sorted,
+    the one at half their count, and the one at 99% of it (rounding down, 1-based)."""
+    ordered = sorted(values)
     return {
-        "key_to_frame_ms_p50": round(latencies[len(latencies) // 2], 2),
-        "key_to_frame_ms_p99": round(latencies[int(len(latencies) * 0.99) - 1], 2),
-        "lock_update_bytes": max(lock_bytes),
+        f"{name}_p50": round(ordered[len(ordered) // 2], 2),
+        f"{name}_p99": round(ordered[int(len(ordered) * 0.99) - 1], 2),
     }
 
 
@@ -260,6 +293,18 @@ NOTES = (
 )
 
 
+def table_in_a_process(presses: int) -> dict:
+    """``table_figures`` with a session of ``presses``, in a process of its own (``companion
+    bench --part table``), so that its peak memory is its own."""
+    table = subprocess.run(
+        [sys.executable, "-m", "companion", "bench", "--part", "table", "--presses", str(presses)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(table.stdout)
+
+
 def bench_command(
     *,
     games: int,
@@ -269,26 +314,32 @@ def bench_command(
     part: str = "all",
     presses: int = 2400,
     decisions: int = 10,
+    clock: Clock = time.perf_counter,
+    positions: int = POSITIONS,
+    playouts: int = 100,
+    budget_ms: int | None = None,
+    bot_clock: Clock | None = None,
+    table: Callable[[int], dict] = table_in_a_process,
 ) -> int:
+    """The figures, as JSON or as text lines and notes on ``out``. What the command line
+    does not set is a test's: the ``clock`` every figure is timed on, the work timed
+    (``positions`` and ``playouts`` for the playout rate, the strong bot's ``budget_ms``
+    and ``bot_clock`` as in ``decision_figures``) and where the simulated table's
+    figures come from (``table``, given the session's presses)."""
     if part == "table":  # run in a process of its own, so its peak memory is its own
-        out.write(json.dumps(table_figures(session=presses)) + "\n")
+        out.write(json.dumps(table_figures(session=presses, clock=clock)) + "\n")
         return 0
-    per_s, rounds = engine_games_per_s(games, seed)
+    per_s, rounds = engine_games_per_s(games, seed, clock)
+    playouts_per_s = engine_playouts_per_s(seed, playouts, clock, positions)
     figures = {
         "engine_games_per_s": round(per_s, 1),
         "engine_rounds_per_s": round(per_s * rounds / games, 1),
-        "engine_playouts_per_s": round(playouts_per_s := engine_playouts_per_s(seed)),
+        "engine_playouts_per_s": round(playouts_per_s),
         "games": games,
         "seed": seed,
     }
-    figures.update(decision_figures(seed, decisions, playouts_per_s))
-    table = subprocess.run(
-        [sys.executable, "-m", "companion", "bench", "--part", "table", "--presses", str(presses)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    figures.update(json.loads(table.stdout))
+    figures.update(decision_figures(seed, decisions, playouts_per_s, clock, budget_ms, bot_clock))
+    figures.update(table(presses))
     if as_json:
         out.write(json.dumps(figures) + "\n")
     else:

@@ -96,7 +96,8 @@ class Refused(CompanionError):
 
 class WebServer:
     """Serves the page for ``table`` on ``address``:``port`` (0: any free port) from a
-    thread of its own, from construction until ``close`` (or the end of a ``with``)."""
+    thread of its own, from construction until ``close`` (or the end of a ``with``).
+    ``timeout``: the seconds a socket may stall, reading a request or writing an answer."""
 
     def __init__(
         self,
@@ -106,8 +107,10 @@ class WebServer:
         *,
         clock: Callable[[], float] = time.monotonic,
         pairing: Pairing | None = None,
+        timeout: float = TIMEOUT,
     ):
         self.table = table
+        self.timeout = timeout
         self.pairing = pairing or Pairing(clock)
         self._lock = threading.Lock()  # the pairing
         self._changed = threading.Condition()
@@ -121,6 +124,11 @@ class WebServer:
         self._httpd.timeout = None  # block in accept: no polling while nobody looks
         self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
         self._thread.start()
+
+    @property
+    def connections(self) -> int:
+        """The connections open now, followers included (at most ``CONNECTIONS``)."""
+        return self._httpd.connections
 
     @property
     def address(self) -> tuple[str, int]:
@@ -345,12 +353,13 @@ def _handler(web: WebServer) -> type[BaseHTTPRequestHandler]:
     class Handler(_Handler):
         server_version = "companion"
         sys_version = ""
+        timeout = web.timeout  # a stalled read or write raises: no thread is held for ever
 
     Handler.web = web
     return Handler
 
 
-def _keepalive(sock: socket.socket) -> None:
+def keepalive(sock: socket.socket) -> None:
     """A following page that vanished (a phone off the Wi-Fi) is dropped by the kernel
     within about ``DEAD_PEER`` seconds, where the platform has the options."""
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
@@ -470,7 +479,7 @@ class _Handler(BaseHTTPRequestHandler):
                 HTTPStatus.SERVICE_UNAVAILABLE, "too many pages follow the table", "web.error.busy"
             )
         try:
-            _keepalive(self.connection)
+            keepalive(self.connection)
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "text/event-stream; charset=utf-8")
             for name, value in HEADERS.items():
