@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import BOT_STRENGTHS, main
+from companion.cli import main
 from companion.cli.bot import bot_command
 from companion.game.bots import STRENGTHS
 from companion.game.randgame import random_game
@@ -166,8 +166,12 @@ def test_empty_input_ends_at_once() -> None:
     assert _run([]) == []
 
 
-def test_the_strengths_offered_are_the_bots_there_are() -> None:
-    assert BOT_STRENGTHS == STRENGTHS
+def test_the_strengths_offered_are_the_bots_there_are(capsys) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["bot", "--strength", "expert"])
+    offered = capsys.readouterr().err.split("choose from ", 1)[1]
+    assert refused.value.code == 2
+    assert offered.startswith(", ".join(repr(name) for name in STRENGTHS) + ")")
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ def test_inputs_wake_no_thread_but_the_scanner(factory):
     events: queue.SimpleQueue = queue.SimpleQueue()
     matrix = PadMatrix(PAD_ROWS, PAD_COLUMNS, pin_factory=factory, debounce=0)
     buttons = HostButtons(PINS, pin_factory=factory)
-    beeper = Beeper(18, pin_factory=factory)
+    beeper = Beeper(18, volume=5, pin_factory=factory)
     try:
         matrix.start(events.put)
         buttons.start(events.put)
@@ -96,12 +96,12 @@ def test_inputs_wake_no_thread_but_the_scanner(factory):
 
 
 def test_beeper_close_is_idempotent(factory):
-    beeper = Beeper(18, pin_factory=factory)
+    beeper = Beeper(18, volume=5, pin_factory=factory)
     beeper.beep("locked")
     beeper.close()
     beeper.close()
     beeper.beep("refused")  # after close: silent, still counted
-    silent = Beeper(None, pin_factory=factory)
+    silent = Beeper(None, volume=5, pin_factory=factory)
     silent.beep("locked")
     silent.close()
     silent.close()

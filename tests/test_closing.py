@@ -60,7 +60,7 @@ def test_the_host_buttons_and_the_buzzer_let_their_pins_go():
     factory = SimFactory()
     with (
         HostButtons(BUTTONS, pin_factory=factory) as buttons,
-        Beeper(BUZZER, pin_factory=factory) as beeper,
+        Beeper(BUZZER, volume=5, pin_factory=factory) as beeper,
     ):
         assert isinstance(buttons, HostButtons) and isinstance(beeper, Beeper)
         assert factory.pin(BUZZER).function == "output"

@@ -275,8 +275,8 @@ def test_a_part_failing_after_the_factory_closes_it_too(tmp_path):
     "make",
     [
         lambda: HostButtons({"left": 20, "ok": 21, "right": 15}, pin_factory=None),
-        lambda: Beeper(18, pin_factory=None),
-        lambda: Beeper(None, pin_factory=None),
+        lambda: Beeper(18, volume=5, pin_factory=None),
+        lambda: Beeper(None, volume=5, pin_factory=None),
         lambda: PadMatrix([5], [6], pin_factory=None),
         lambda: GpioLines(None),
         lambda: Connector("ssd1306", "i2c", pin_factory=None),

@@ -39,7 +39,7 @@ def test_thousands_of_presses_keep_memory_flat(make_pads):
     pads = make_pads(scan_interval=0, debounce=1)
     buttons = HostButtons(BUTTONS, pin_factory=pads.factory)
     buttons.start(pads.events.put)
-    beeper = Beeper(BUZZER, pin_factory=pads.factory)
+    beeper = Beeper(BUZZER, volume=5, pin_factory=pads.factory)
     ok = pads.factory.pin(BUTTONS["ok"])
 
     def presses(n: int) -> None:

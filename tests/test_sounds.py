@@ -60,9 +60,9 @@ def factory():
     made.reset()
 
 
-def passive(factory, **options) -> tuple[Beeper, LoggingPin, Waits]:
+def passive(factory, volume: int = 5, **options) -> tuple[Beeper, LoggingPin, Waits]:
     waits = Waits()
-    beeper = Beeper(PIN, kind="passive", pin_factory=factory, wait=waits, **options)
+    beeper = Beeper(PIN, kind="passive", volume=volume, pin_factory=factory, wait=waits, **options)
     pin = factory.pin(PIN)
     pin.log.clear()  # what setting the device up did
     return beeper, pin, waits
@@ -177,7 +177,7 @@ def test_the_volume_is_the_duty_cycle(factory):
 
 def test_an_active_buzzer_plays_the_rhythm(factory):
     waits = Waits()
-    beeper = Beeper(PIN, kind="active", pin_factory=factory, wait=waits)
+    beeper = Beeper(PIN, kind="active", volume=5, pin_factory=factory, wait=waits)
     pin = factory.pin(PIN)
     pin.clear_states()
     played(beeper, "refused")
@@ -212,7 +212,7 @@ def test_a_new_sound_cuts_the_one_playing(factory):
             return stop.wait()
         return waits(stop, seconds)
 
-    beeper = Beeper(PIN, kind="passive", pin_factory=factory, wait=first_waits_forever)
+    beeper = Beeper(PIN, kind="passive", volume=5, pin_factory=factory, wait=first_waits_forever)
     pin = factory.pin(PIN)
     pin.log.clear()
     beeper.beep("reveal")
@@ -241,4 +241,4 @@ def test_an_unknown_sound_or_kind_is_refused(factory):
     assert beeper.count == 0 and pin.log == []
     beeper.close()
     with pytest.raises(WiringError, match=r"^buzzer: no kind 'loud' \(known: active, passive\)$"):
-        Beeper(PIN, kind="loud", pin_factory=factory)
+        Beeper(PIN, kind="loud", volume=5, pin_factory=factory)

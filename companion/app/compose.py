@@ -114,10 +114,9 @@ def open_keys(
     """The buzzer (sounding as ``found``'s settings say) and the ``inputs``, on
     ``factory``'s pins; closed by ``stack``. The table's keys, and ``companion pads``'."""
     pins, prefs = found.config.pins, found.settings
-    beeper = Beeper(pins.buzzer, kind=pins.buzzer_kind, pin_factory=factory)
+    beeper = Beeper(pins.buzzer, kind=pins.buzzer_kind, volume=prefs.volume, pin_factory=factory)
     stack.callback(beeper.close)
     beeper.set_on(prefs.sound)
-    beeper.set_volume(prefs.volume)
     return Keys(tuple(source(stack, factory, report) for source in inputs), beeper)
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..errors import CompanionError
 from ..game.boards import board_named, profile_names
+from ..game.settings import CONTRAST, DEFAULTS, TARGET, VOLUME
 from ..hw.panels import CONTROLLERS, SPI_ONLY
 from ..ui.catalog import languages
 from .inputs import PADS
@@ -72,13 +73,13 @@ class Display:
     rotate: int
     dc: int  # an SPI display's D/C line
     reset: int  # an SPI display's reset line
-    contrast: int = 8  # 1..10, a person may change it on the device
+    contrast: int = DEFAULTS.contrast  # a person may change it on the device
 
 
 @dataclass(frozen=True)
 class SoundConfig:
-    enabled: bool = True  # the buzzer sounds; a person may turn it off on the device
-    volume: int = 5  # 1..10, where the part allows
+    enabled: bool = DEFAULTS.sound  # the buzzer sounds; a person may turn it off on the device
+    volume: int = DEFAULTS.volume  # where the part allows
 
 
 @dataclass(frozen=True)
@@ -285,12 +286,12 @@ SCHEMA: Schema = {
         # the I²C pins, free with an SPI display, and nothing else in the shipped map.
         "dc": Key(Whole(1, 27, "a GPIO number"), 2),
         "reset": Key(PIN, 3),
-        "contrast": Key(Whole(1, 10), 8),
+        "contrast": Key(Whole(*CONTRAST), DEFAULTS.contrast),
     },
     "game": {
-        "board": Key(board, "standard"),
-        "target": Key(Whole(1, 999), 30),
-        "language": Key(Name(languages), "en"),
+        "board": Key(board, DEFAULTS.board),
+        "target": Key(Whole(*TARGET), DEFAULTS.target),
+        "language": Key(Name(languages), DEFAULTS.language),
     },
     "gpio": {
         "pin_factory": Key(Name(lambda: PIN_FACTORIES), "auto"),
@@ -301,8 +302,8 @@ SCHEMA: Schema = {
         "state": Key(path),  # before state_dir: the game file itself; still read
     },
     "sound": {
-        "enabled": Key(flag, True),
-        "volume": Key(Whole(1, 10), 5),
+        "enabled": Key(flag, DEFAULTS.sound),
+        "volume": Key(Whole(*VOLUME), DEFAULTS.volume),
         "buzzer": Key(Name(lambda: BUZZERS), "active"),
     },
     "pads": {

@@ -94,7 +94,7 @@ def _add_simulate(sub) -> None:
         type=bot_list,
         default=(),
         metavar="S,S..",
-        help="bots seated after the people: easy, normal or strong each (comma-separated)",
+        help=f"bots seated after the people: {_either(_strengths())} each (comma-separated)",
     )
     # --board, --target and --lang win over the settings saved in --state-dir; not given,
     # those (else standard, 30 and en) apply.
@@ -128,7 +128,7 @@ def _add_simulate(sub) -> None:
     )
     sim.add_argument(
         "--pads",
-        choices=["matrix", "hub"],
+        choices=_pad_sources(),
         default="matrix",
         help="the pads on mock pins (matrix), or through the pad hub's firmware (hub)",
     )
@@ -300,7 +300,9 @@ def bot_list(text: str) -> tuple[str, ...]:
 
 
 def target(text: str) -> int:
-    return _whole(text, 1, 999, "the target")
+    from ..game.settings import TARGET
+
+    return _whole(text, *TARGET, "the target")
 
 
 def _number(text: str, low: float, high: float, what: str) -> float:
@@ -398,7 +400,7 @@ def _add_bot(sub) -> None:
         "The protocol is in docs/bot-protocol.md.",
         epilog="End of input ends the bot with exit status 0.",
     )
-    bot.add_argument("--strength", choices=BOT_STRENGTHS, default="normal", help="(default normal)")
+    bot.add_argument("--strength", choices=_strengths(), default="normal", help="(default normal)")
     bot.add_argument("--seed", type=seed, default=0, help="seed of the bot's choices (default 0)")
     bot.add_argument(
         "--budget-ms",
@@ -411,7 +413,23 @@ def _add_bot(sub) -> None:
     bot.set_defaults(run=_run_bot)
 
 
-BOT_STRENGTHS = ("easy", "normal", "strong")  # bots.STRENGTHS, not imported: start fast
+def _strengths() -> tuple[str, ...]:
+    """The bots' strengths: the one registry's names (``game.bots.BOTS``)."""
+    from ..game.bots import STRENGTHS
+
+    return STRENGTHS
+
+
+def _pad_sources() -> tuple[str, ...]:
+    """Where the pads can be read from: the one registry's names (``app.inputs.PADS``)."""
+    from ..app.inputs import PADS
+
+    return tuple(PADS)
+
+
+def _either(names: Sequence[str]) -> str:
+    """``easy, normal or strong``."""
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
 
 
 def budget(text: str) -> int:

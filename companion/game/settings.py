@@ -159,3 +159,8 @@ def _whole(s: DeviceSettings, name: str, bounds: tuple[int, int]) -> None:
 
 def _wrong(name: str, why: str, value: object) -> SettingsError:
     return SettingsError(f"{name}: {why} (got {shown(value)})")
+
+
+# The one table of the device's settings: their defaults (DeviceSettings' own) and ranges (TARGET,
+# VOLUME, CONTRAST). The config's schema, ``config show`` and the device read them here.
+DEFAULTS = DeviceSettings()

@@ -81,7 +81,6 @@ def _sender(put: Put, event: HostDown | HostUp) -> Callable[[], None]:
     return send
 
 
-DEFAULT_VOLUME = 7
 KINDS = ("active", "passive")
 Wait = Callable[[threading.Event, float], bool]  # (stop, seconds) -> True if stopped
 
@@ -100,6 +99,7 @@ class Beeper(Closing):
     off. A sound plays on a thread of its own that ends with it (a new sound stops the
     one playing), so the event loop never waits and an idle table wakes no thread.
     ``wait`` is how the player waits out a note (tests pass one that does not sleep).
+    ``volume``: 1..10, as the settings have it (their default is the settings').
     """
 
     def __init__(
@@ -108,7 +108,7 @@ class Beeper(Closing):
         *,
         kind: str = "active",
         sounds: Sounds | None = None,
-        volume: int = DEFAULT_VOLUME,
+        volume: int,
         pin_factory: Factory,
         wait: Wait = _wait,
     ) -> None:
@@ -118,8 +118,7 @@ class Beeper(Closing):
         self.kind = kind
         self.sounds = sounds or packaged_sounds()
         self._wait = wait
-        self._volume = DEFAULT_VOLUME
-        self.set_volume(volume)
+        self.set_volume(volume)  # checked: 1..10
         self._on = True
         self._device: Buzzer | PWMOutputDevice | None = None
         if pin is not None:

@@ -25,14 +25,16 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Protocol, Required, TypedDict, Unpack, cast
 
+import luma.oled.device as oled_devices
 from gpiozero import DigitalOutputDevice
 from gpiozero.pins import Factory
 from luma.core.device import device as LumaDevice
 from luma.core.error import Error as LumaError
-from luma.oled.device import sh1106, ssd1306, ssd1309, ssd1322
+from luma.oled.device import sh1106, ssd1306, ssd1322
 from PIL import Image
 
 from ..errors import Closing, CompanionError
+from .panels import PANELS, SPI_ONLY
 from .pinfactory import given
 
 if TYPE_CHECKING:  # imported where used: the serial interfaces are luma's, opened late
@@ -43,13 +45,11 @@ COLUMNADDR, PAGEADDR = 0x21, 0x22
 PAGE_START, LOW_COLUMN, HIGH_COLUMN = 0xB0, 0x00, 0x10
 SET_COLUMNS, SET_ROWS, WRITE_RAM = 0x15, 0x75, 0x5C  # SSD1322
 NOP = 0xE3  # SSD1306, SSD1309 and SH1106 alike: a command that changes nothing
+# luma's driver of each panel of the registry (``panels.PANELS``): luma names its classes
+# as the controllers are named.
 DRIVERS: dict[str, type[ssd1306] | type[sh1106] | type[ssd1322]] = {
-    "ssd1306": ssd1306,
-    "ssd1309": ssd1309,
-    "sh1106": sh1106,
-    "ssd1322": ssd1322,
+    name: getattr(oled_devices, name) for name in PANELS
 }
-SPI_ONLY = ("ssd1322",)  # the SSD1322 has no I²C interface
 # The SPI display's D/C and reset lines (BCM): the I²C pins, which an SPI display leaves
 # free. luma's own defaults, 24 and 25, are pad columns in the shipped pin map.
 DC_PIN, RESET_PIN = 2, 3
