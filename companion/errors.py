@@ -10,6 +10,7 @@ can catch "the user's mistake" in one place. A message names the offending value
 from __future__ import annotations
 
 import reprlib
+from abc import ABC, abstractmethod
 from typing import Self
 
 SHOWN_MAX = 80  # characters of a user's value echoed in a message
@@ -62,14 +63,14 @@ class CompanionError(Exception):
     """Base class of every error the companion raises on purpose."""
 
 
-class Closing:
+class Closing(ABC):
     """A part that holds something until ``close()`` (pins, a port, a file, a window): a
     context manager that closes it on the way out. ``close`` is safe to call more than once,
     so a part may be closed early inside its ``with``, or closed again by its owner."""
 
+    @abstractmethod
     def close(self) -> None:
         """Let go of what the part holds. Safe to call more than once."""
-        raise NotImplementedError
 
     def __enter__(self) -> Self:
         return self

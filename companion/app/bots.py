@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Callable
 from queue import SimpleQueue
 
-from ..errors import CompanionError
+from ..errors import Closing, CompanionError
 from ..game.bots import BUDGET_MS, Bot, make_bot
 from ..game.search import Clock
 from ..table.bots import AskBot, BotChose
@@ -35,7 +35,7 @@ def counting_clock() -> Clock:
     return itertools.count(0.0, 0.001).__next__
 
 
-class BotSeats:
+class BotSeats(Closing):
     """Answers ``AskBot``: runs a bot of the asked strength on the asked view, puts its
     ``BotChose`` with ``put``. ``threaded``: on a worker thread (started at the first
     question), else at once, inside the loop's step. ``clock``: a new clock for each

@@ -115,7 +115,7 @@ def open_keys(
     ``factory``'s pins; closed by ``stack``. The table's keys, and ``companion pads``'."""
     pins, prefs = found.config.pins, found.settings
     beeper = Beeper(pins.buzzer, kind=pins.buzzer_kind, volume=prefs.volume, pin_factory=factory)
-    stack.callback(beeper.close)
+    stack.enter_context(beeper)
     beeper.set_on(prefs.sound)
     return Keys(tuple(source(stack, factory, report) for source in inputs), beeper)
 
@@ -132,8 +132,7 @@ def build(spec: Spec, stack: ExitStack) -> Table:
     put: Put = events.put
     flow = with_volume(spec.flow, keys.beeper.has_volume)  # offer a volume if it has one
     sinks = [sound(keys.beeper, prefs), contrast(oled.contrast, prefs), stuck_keys(report)]
-    bots = spec.bots(put, report)
-    stack.callback(bots.close)
+    bots = stack.enter_context(spec.bots(put, report))
     sinks.append(bots)
     if spec.store is not None:
         flow, stored = _stored(spec, spec.store, stack, flow, put)
@@ -162,8 +161,7 @@ def _stored(
 ) -> tuple[Flow, list[Sink]]:
     """The state folder's part: the table with the pads' names and what the history
     screen shows, and the sinks that keep the game, its history, names and settings."""
-    history = History(store.path, report=spec.report)
-    stack.callback(history.close)
+    history = stack.enter_context(History(store.path, report=spec.report))
     names = NamesFile(store.path)
     flow = remembered(flow, names, history, spec.report)
     found, report = spec.settings, spec.report

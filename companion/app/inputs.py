@@ -53,9 +53,7 @@ def matrix(wiring: Wiring) -> InputSource:
     def open_matrix(stack: ExitStack, factory: Factory, report: Report) -> Source:
         from ..hw.matrix import PadMatrix
 
-        pads = PadMatrix(rows, columns, pin_factory=factory)
-        stack.callback(pads.close)
-        return pads
+        return stack.enter_context(PadMatrix(rows, columns, pin_factory=factory))
 
     return open_matrix
 
@@ -67,9 +65,7 @@ def hub(wiring: Wiring) -> InputSource:
     def open_hub(stack: ExitStack, factory: Factory, report: Report) -> Source:
         from ..hw.hub import HubPads
 
-        pads = HubPads(port, report=report)
-        stack.callback(pads.close)
-        return pads
+        return stack.enter_context(HubPads(port, report=report))
 
     return open_hub
 
@@ -85,9 +81,7 @@ def buttons(wiring: Wiring) -> InputSource:
     def open_buttons(stack: ExitStack, factory: Factory, report: Report) -> Source:
         from ..hw.buttons import HostButtons
 
-        keys = HostButtons(pins, pin_factory=factory)
-        stack.callback(keys.close)
-        return keys
+        return stack.enter_context(HostButtons(pins, pin_factory=factory))
 
     return open_buttons
 

@@ -13,8 +13,10 @@ import os
 import socket
 from collections.abc import Mapping
 
+from ..errors import Closing
 
-class Notifier:
+
+class Notifier(Closing):
     """The service manager's notify socket, or nothing at all (``address`` None)."""
 
     def __init__(self, address: str | None, watchdog: float | None = None):

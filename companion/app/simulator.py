@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from PIL import Image
 
+from ..errors import Closing
 from ..game.boards import profile, profile_names
 from ..game.settings import board_values
 from ..hw.hub import HubPads
@@ -48,7 +49,7 @@ def _inline_bots(put, report: Report) -> BotSeats:
     return BotSeats(put, report, threaded=False, clock=counting_clock)
 
 
-class Simulator:
+class Simulator(Closing):
     """The whole table on simulated parts, its app running on a thread of its own."""
 
     def __init__(

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from PIL import Image
 
-from ..errors import CompanionError
+from ..errors import Closing, CompanionError
 
 
 class OutputError(CompanionError, ValueError):
@@ -95,7 +95,7 @@ HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
 NO_WRAP, WRAP = "\x1b[?7l", "\x1b[?7h"  # a line wider than the terminal is cut, not wrapped
 
 
-class Terminal:
+class Terminal(Closing):
     """Draws each frame in place with ``legend`` under it, sized to the terminal, the
     cursor hidden; ``pace`` seconds after each frame for eyes to follow. ``close`` (also
     at exit) leaves the cursor shown under the last picture."""
