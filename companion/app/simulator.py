@@ -35,7 +35,7 @@ from .compose import Sink, Spec, WatcherSource, any_order, build
 from .config import PadsConfig
 from .device import given_display, given_pins
 from .effective import Effective, effective
-from .inputs import table_inputs
+from .inputs import InputSource, table_inputs
 from .memory import power_on
 from .script import Line
 from .sinks import Report
@@ -69,6 +69,7 @@ class Simulator(Closing):
         clock: Callable[[], float] = time.monotonic,
         settings: Effective | None = None,
         watchers: tuple[WatcherSource, ...] = (),
+        inputs: tuple[InputSource, ...] = (),
         arrange: Callable[[list[Sink]], Sequence[Sink]] = any_order,
     ):
         """``hub``: the pads through the hub's firmware, started with this command line
@@ -78,7 +79,8 @@ class Simulator(Closing):
         table's time (a test's own, advanced by hand, makes pauses end when it says).
         ``settings``: resolved by the command (None: the packaged defaults, the settings
         saved in ``store``, and ``lang``, ``board``, ``target`` over them); ``controller``
-        (None: the settings' display) the simulated panel; ``watchers``: the page."""
+        (None: the settings' display) the simulated panel; ``watchers``: the page;
+        ``inputs``: more sources beside the pads and the buttons."""
         self._clock = clock
         self.errors: list[str] = []
         self._on_frame = on_frame
@@ -87,6 +89,7 @@ class Simulator(Closing):
         self._stack = ExitStack()
         found = settings or self._resolve(store, board, target, lang)
         spec = (players, fast, speed, controller, store, hub, tuple(bots), watchers, arrange)
+        self._more = inputs
         try:
             self._open(found, *spec)
         except BaseException:
@@ -148,7 +151,7 @@ class Simulator(Closing):
             settings=found,
             pins=given_pins(self.factory),
             display=given_display(luma),
-            inputs=table_inputs(cfg, cfg.pads.source),
+            inputs=table_inputs(cfg, cfg.pads.source) + self._more,
             flow=flow,
             report=self.errors.append,
             store=store,
