@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import io
 import itertools
-import signal
+from dataclasses import replace
 
 import pytest
+from devices import mock_machine
 from gpiozero.pins.mock import MockFactory
 from helpers import BOARDS
 
@@ -133,19 +134,7 @@ def test_the_loop_finds_the_display_and_draws_the_current_screen():
     assert app.next_wake() is None and said[-1].startswith("the display answers")
 
 
-@pytest.fixture
-def mock_pins(monkeypatch):
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    factory = MockFactory()
-    monkeypatch.setattr(Device, "pin_factory", factory)
-    monkeypatch.setattr(signal, "signal", lambda *a: None)
-    yield factory
-    factory.reset()
-
-
-def test_run_plays_without_a_display_and_picks_it_up(tmp_path, monkeypatch, mock_pins):
+def test_run_plays_without_a_display_and_picks_it_up(tmp_path, monkeypatch):
     """``companion run`` with the display missing: the pads, the buzzer and saving work,
     one line says where the display was looked for, and it is drawn once it answers."""
     from companion.app.config import shipped_pins
@@ -161,28 +150,31 @@ def test_run_plays_without_a_display_and_picks_it_up(tmp_path, monkeypatch, mock
             super().__init__(*args, bus=panel, **options)
 
     on_fake_bus = OnFakeBus
-    monkeypatch.setattr(display, "open_device", lambda *a, **o: on_fake_bus(*a, **o).open())
     monkeypatch.setattr(display, "Connector", on_fake_bus)
+    factory = MockFactory()
     pins = shipped_pins()
-    SimulatedMatrix(mock_pins, pins.rows, pins.columns)
+    SimulatedMatrix(factory, pins.rows, pins.columns)
     (tmp_path / "companion.toml").write_text('[paths]\nstate_dir = "."\n')
     seen = []
+    views: list = []
 
-    def run(app):  # in place of the loop's own run, on a clock of the test's
-        app.refresh()
-        for pad in (0, 1):
-            app.handle(PadDown(pad, 3))
-        for _ in range(5):  # the seats, the options as they are (no bot), and start
-            app.handle(HostPress(HostKey.OK))
-        seen.append((app.flow.phase, app.flow.pads, panel.image().getbbox()))
-        panel.answering = True
-        app.handle(Tick())
-        seen.append(panel.image().tobytes() == draw(public_view(app.flow, 0), app.words).tobytes())
+    def watch(view, prefs):  # the game begun: the panel answers from now on
+        views.append(view)
+        if view.phase is Phase.SUPPLY and not seen:
+            seen.append((view.phase, len(view.body.placed), panel.image().getbbox()))
+            panel.answering = True
 
-    monkeypatch.setattr(App, "run", run)
+    # Two seats join, OK through the seats, the options as they are (no bot) and start,
+    # then the loop's look for the display (a Tick), then the end.
+    presses = [PadDown(0, 3), PadDown(1, 3), *[HostPress(HostKey.OK)] * 5, Tick()]
+    machine = replace(
+        mock_machine(factory, lambda *a, **o: on_fake_bus(*a, **o).open(), *presses),
+        watchers=(lambda stack, put, prefs, report: watch,),
+    )
     err = io.StringIO()
-    assert run_command(str(tmp_path / "companion.toml"), err=err) == 0, err.getvalue()
-    assert seen == [(Phase.SUPPLY, (0, 1), None), True]
+    assert run_command(str(tmp_path / "companion.toml"), err=err, machine=machine) == 0
+    shown = panel.image().tobytes() == draw(views[-1], catalog("en")).tobytes()
+    assert seen == [(Phase.SUPPLY, 2, None)] and shown, err.getvalue()
     assert (tmp_path / "game.json").exists()  # saved as it began
     lines = err.getvalue().splitlines()
     assert lines[0].startswith(

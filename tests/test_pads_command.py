@@ -9,7 +9,6 @@ import sys
 import threading
 
 import pytest
-from gpiozero import Device
 
 from companion.app.config import shipped_pins
 from companion.cli import main
@@ -71,8 +70,7 @@ class Bench:
 
 
 @pytest.fixture
-def mock_config(tmp_path, monkeypatch):
-    monkeypatch.setattr(Device, "pin_factory", None)
+def mock_config(tmp_path):
     path = tmp_path / "companion.toml"
     path.write_text('[gpio]\npin_factory = "mock"\n[paths]\nstate_dir = "."\n')
     return path

@@ -137,13 +137,15 @@ def test_an_unknown_environment_value_is_one_line_naming_the_variable():
     )
 
 
-def test_auto_keeps_a_default_factory_set_in_code(monkeypatch):
-    """gpiozero's own rule: a default set in code wins over the environment."""
-    mine = MockFactory()
-    monkeypatch.setattr(Device, "pin_factory", mine)
-    assert pin_factory("auto", {"GPIOZERO_PIN_FACTORY": "lgpio"}) is mine
-    assert pinfactory.borrowed(mine)
-    mine.reset()
+def test_auto_never_takes_gpiozeros_default(monkeypatch):
+    """A default set in gpiozero's global is never used: "auto" makes the factory the
+    environment names, which its maker closes."""
+    theirs = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", theirs)
+    mine = pin_factory("auto", {"GPIOZERO_PIN_FACTORY": "mock"})
+    assert mine is not theirs and isinstance(mine, MockFactory)
+    mine.close()
+    theirs.reset()
     monkeypatch.setattr(Device, "pin_factory", None)
 
 

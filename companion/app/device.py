@@ -14,7 +14,7 @@ from gpiozero.pins import Factory
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings
 from ..hw import display
-from ..hw.pinfactory import PinFactoryError, borrowed, pin_factory, simulated
+from ..hw.pinfactory import PinFactoryError, pin_factory, simulated
 from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
 from ..table.events import Put
@@ -49,8 +49,6 @@ def device_pins(found: Effective) -> PinSource:
         except PinFactoryError as e:
             where = found.origin(("gpio", "pin_factory"))
             raise ConfigError(str(e) if where == PACKAGED else f"{where}: {e}") from None
-        if borrowed(factory):  # gpiozero's default, set in code: not ours to close
-            return factory
         stack.callback(factory.close)
         if simulated(factory):
             report("the pins are gpiozero's mock pins: no button or pad on them can be pressed")

@@ -1,12 +1,12 @@
 """The GPIO backend: the one gpiozero pin factory every part of the table gets.
 
 gpiozero talks to the pins through a pin factory, one per GPIO library. The config's
-``[gpio] pin_factory`` names one (``FACTORIES``), or ``"auto"``: the one gpiozero would
-choose. That is a default set in code (``gpiozero.Device.pin_factory``; tests set one),
-else the environment's ``GPIOZERO_PIN_FACTORY`` if it is set, as gpiozero reads it, else
-the first library that works here, in gpiozero's own order (lgpio, RPi.GPIO, the native
-one; gpiozero's pigpio needs a daemon and is not offered). A name in the config wins
-over the environment, as a factory given in code wins in gpiozero.
+``[gpio] pin_factory`` names one (``FACTORIES``), or ``"auto"``: the environment's
+``GPIOZERO_PIN_FACTORY`` if it is set, as gpiozero reads it, else the first library that
+works here, in gpiozero's own order (lgpio, RPi.GPIO, the native one; gpiozero's pigpio
+needs a daemon and is not offered). A name in the config wins over the environment.
+gpiozero's own default (``Device.pin_factory``) is never used: every part is handed the
+factory made here (tests hand theirs).
 
 Whatever fails is one ``PinFactoryError`` line: which backend, and what to do.
 """
@@ -17,7 +17,6 @@ import os
 from collections.abc import Mapping
 from importlib import import_module
 
-from gpiozero import Device
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
@@ -60,13 +59,11 @@ class _Missing(Exception):
 
 def pin_factory(name: str, environ: Mapping[str, str] | None = None) -> Factory:
     """The pin factory ``name`` (one of ``NAMES``) says; ``environ`` (default: the
-    process's) is read only for ``"auto"``. Raises ``PinFactoryError``. A new factory,
-    except gpiozero's default when ``"auto"`` finds one set (see ``borrowed``)."""
+    process's) is read only for ``"auto"``. Raises ``PinFactoryError``. A new factory:
+    its maker closes it."""
     environ = os.environ if environ is None else environ
     if name != AUTO:
         return _named(name, f'{KEY} = "{name}"')
-    if Device.pin_factory is not None:
-        return Device.pin_factory
     chosen = environ.get(ENVIRONMENT)
     if chosen is not None:
         where = f'{ENVIRONMENT}={clip(chosen)} ({KEY} = "auto")'
@@ -83,11 +80,6 @@ def given(factory: Factory | None, part: str) -> Factory:
     if factory is None:
         raise TypeError(f"{part}: no pin factory given (gpiozero's default is never used)")
     return factory
-
-
-def borrowed(factory: Factory) -> bool:
-    """Whether ``factory`` is gpiozero's default, set in code: its owner closes it."""
-    return factory is Device.pin_factory
 
 
 def simulated(factory: Factory) -> bool:
