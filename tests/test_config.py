@@ -144,17 +144,18 @@ def test_a_relative_board_file_is_beside_the_config_file(tmp_path, monkeypatch):
 # --- paths -----------------------------------------------------------------------------
 
 
-def test_the_older_state_key_still_works(tmp_path):
-    cfg = config.load(write(tmp_path, f'[paths]\nstate = "{tmp_path}/dir/g.json"\n'))
-    assert cfg.state_dir == tmp_path / "dir" and cfg.game_file == "g.json"
-    assert cfg.state == tmp_path / "dir" / "g.json"
+def test_the_older_state_key_is_gone(tmp_path):
+    path = write(tmp_path, f'[paths]\nstate = "{tmp_path}/dir/g.json"\n')
+    with pytest.raises(config.ConfigError) as e:
+        config.load(path)
+    assert str(e.value) == f"{path}: [paths] state: unknown key (did you mean state_dir?)"
 
 
 def test_paths_expand_home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     assert config.defaults().state_dir == tmp_path / ".local/share/santo-domingo"
     cfg = config.load(write(tmp_path, '[paths]\nstate_dir = "~/sd"\n'))
-    assert cfg.state_dir == tmp_path / "sd" and cfg.game_file == "game.json"
+    assert cfg.state_dir == tmp_path / "sd" and cfg.state == tmp_path / "sd" / "game.json"
 
 
 # --- which file ------------------------------------------------------------------------
@@ -226,8 +227,6 @@ MISTAKES = [
     # boards and paths
     ('[game]\nboard = "standrad"\n', "[game] board: not a board name (standard, winter) and "),
     ('[game]\nboard = "standrad"\n', '(did you mean standard?) (got "'),
-    ('[paths]\nstate = "/x/g.json"\nstate_dir = "/y"\n', "[paths] state: give state_dir or"),
-    ('[paths]\nstate = "/"\n', '[paths] state: names no file (got "/")'),
     ('[paths]\nstate_dir = ""\n', '[paths] state_dir: empty (got "")'),
 ]
 

@@ -108,7 +108,6 @@ class Config:
     target: int
     language: str
     state_dir: Path  # holds the game in progress, its backup, later the history
-    game_file: str = GAME_FILE
     source: Path | None = None  # the config file read; None: the packaged defaults alone
     sound: SoundConfig = SoundConfig()
     pads: PadsConfig = PadsConfig()
@@ -118,7 +117,7 @@ class Config:
     @property
     def state(self) -> Path:
         """The file of the game in progress."""
-        return self.state_dir / self.game_file
+        return self.state_dir / GAME_FILE
 
 
 # ---------------------------------------------------------------------------
@@ -299,7 +298,6 @@ SCHEMA: Schema = {
     "pins": PINS,
     "paths": {
         "state_dir": Key(path, "~/.local/share/santo-domingo"),
-        "state": Key(path),  # before state_dir: the game file itself; still read
     },
     "sound": {
         "enabled": Key(flag, DEFAULTS.sound),
@@ -544,14 +542,7 @@ def _leaves(data: dict, at: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
 
 def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | None) -> Config:
     game, paths = merged["game"], merged["paths"]
-    state_dir, game_file = paths["state_dir"], GAME_FILE
-    if "state" in paths:  # the older key: the game file itself
-        state = origins[("paths", "state")]
-        if origins[("paths", "state_dir")] is state:
-            raise state.error("[paths] state", "give state_dir or state, not both")
-        if not paths["state"].name:
-            raise state.error("[paths] state", "names no file", str(paths["state"]))
-        state_dir, game_file = paths["state"].parent, paths["state"].name
+    state_dir = paths["state_dir"]
     return Config(
         pins=_pins(merged["pins"], merged["sound"]["buzzer"]),
         display=_display(merged["display"], origins),
@@ -559,7 +550,6 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         target=game["target"],
         language=game["language"],
         state_dir=state_dir,
-        game_file=game_file,
         source=file,
         sound=SoundConfig(merged["sound"]["enabled"], merged["sound"]["volume"]),
         pads=PadsConfig(**merged["pads"]),
@@ -679,7 +669,7 @@ def _exists(path: Path) -> bool:
 
 def _state_dir_usable(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:
     if _exists(config.state_dir) and not config.state_dir.is_dir():
-        key = "state" if ("paths", "state") in origins else "state_dir"
+        key = "state_dir"
         raise origins[("paths", key)].error(
             f"[paths] {key}", "not a directory", str(config.state_dir)
         )

@@ -136,7 +136,7 @@ def device_spec(
     """``companion run``: every part as the settings name it, the game in the state
     folder (an unfinished one offered to resume), the page when ``[web]`` enables it."""
     cfg, prefs = found.config, found.settings
-    store = StateDir(cfg.state_dir, cfg.game_file)
+    store = StateDir(cfg.state_dir)
     web = cfg.web
     watchers = (
         (page(web.address, web.port, cfg.state_dir, say=report, clock=clock),)

@@ -23,7 +23,7 @@ from ..game.settings import (
 )
 from ..storage.settings import SettingsFile
 from ..ui.catalog import languages
-from .config import GAME_FILE, PACKAGED, SCHEMA, Config, ConfigError, Schema, label, load_layered
+from .config import PACKAGED, SCHEMA, Config, ConfigError, Schema, label, load_layered
 
 COMMAND_LINE = "command line"
 # Where each device setting lives in the config file. own_rates has no key of its own: a
@@ -82,12 +82,9 @@ def effective(
     layered = load_layered(config_path, search=config_file)
     config, origins = layered.config, dict(layered.origins)
     values = dict(layered.values)
-    _paths(origins)
     if state_dir is not None:
-        config = replace(config, state_dir=state_dir.expanduser(), game_file=GAME_FILE)
+        config = replace(config, state_dir=state_dir.expanduser())
         origins[("paths", "state_dir")] = COMMAND_LINE
-        values.pop(("paths", "state"), None)
-        origins.pop(("paths", "state"), None)
     values[("paths", "state_dir")] = config.state_dir
     below = config_settings(config)
     where = {k: origins[CONFIG_KEYS[k]] for k in KEYS if k != "own_rates"}
@@ -121,12 +118,6 @@ def config_settings(config: Config) -> DeviceSettings:
         contrast=config.display.contrast,
         **board_values(board),  # type: ignore[arg-type]
     )
-
-
-def _paths(origins: dict[tuple[str, ...], str]) -> None:
-    """The older ``[paths] state`` (the game file itself) names the state folder too."""
-    if ("paths", "state") in origins:
-        origins[("paths", "state_dir")] = origins[("paths", "state")]
 
 
 def _options(overrides: Mapping[str, object]) -> dict[str, object]:

@@ -52,10 +52,6 @@ def stats(games: Iterable[Game], who: Who) -> dict[str, dict[str, Any]]:
     return {name: _figures(t) for name, t in sorted(totals.items())}
 
 
-def _zero() -> dict[str, Any]:
-    return {"games": 0, "wins": 0, "vp": 0, "rounds": 0, "played": Counter(), "earned": Counter()}
-
-
 def _figures(t: dict[str, Any]) -> dict[str, Any]:
     games = t["games"]
     return {
