@@ -108,8 +108,8 @@ def test_the_history_closes_its_database(tmp_path):
     with History(tmp_path) as store:
         assert isinstance(store, History)
         assert store.current() is None  # opened
-        assert store._db is not None
-    assert store._db is None
+        assert store.connected
+    assert not store.connected
     store.close()
 
 

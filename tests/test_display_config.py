@@ -149,5 +149,5 @@ def test_the_device_gets_the_buzzer_kind_the_config_names(tmp_path, monkeypatch)
         display = lambda *a, **k: fake_device("ssd1309")[0]  # noqa: E731
         table = open_table(stack, found, print, open_display=display, factory=factory)
         assert table.beeper.kind == "passive" and table.beeper.has_volume
-        assert isinstance(table.beeper._device, PWMOutputDevice)
+        assert isinstance(table.beeper.device, PWMOutputDevice)
     factory.reset()

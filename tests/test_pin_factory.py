@@ -236,7 +236,7 @@ def test_every_device_gets_the_one_configured_factory(tmp_path, monkeypatch, tex
     factory = handed["pin_factory"]
     assert type(factory) is MockFactory
     pins = config.shipped_pins()
-    assert table.beeper._device.pin_factory is factory
+    assert table.beeper.device.pin_factory is factory
     outputs = [*pins.rows, pins.buzzer, 7, 14]  # the rows, the buzzer, the display's D/C, RST
     inputs = [*pins.columns, *pins.buttons.values()]  # pulled up, a press pulls them low
     held = gpios(factory)

@@ -129,6 +129,11 @@ class Beeper(Closing):
         self.count = 0
 
     @property
+    def device(self) -> Buzzer | PWMOutputDevice | None:
+        """The gpiozero device the sounds play on (None: no buzzer, silent)."""
+        return self._device
+
+    @property
     def has_volume(self) -> bool:
         """Whether the volume can be set (a passive buzzer); else it is on or off."""
         return self.kind == "passive" and self._device is not None

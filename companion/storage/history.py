@@ -220,6 +220,11 @@ class History(Closing):
         history._db = db
         return history
 
+    @property
+    def connected(self) -> bool:
+        """Whether the database is open now (it opens at its first use)."""
+        return self._db is not None
+
     def close(self) -> None:
         """Close the database (opened again at the next use). Safe to call more than once."""
         if self._db is not None:
