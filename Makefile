@@ -22,6 +22,7 @@ $(VENV)/.dev: pyproject.toml | $(BIN)/python
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: lint
 	$(BIN)/python -m pytest

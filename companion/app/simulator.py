@@ -27,8 +27,8 @@ from ..sim.matrix import SimulatedMatrix
 from ..sim.panel import fake_device
 from ..sim.pins import SimFactory
 from ..storage import StateDir
-from ..table import FAST, TABLE, Flow, new_flow, start
-from ..table.events import HostKey, NameSet, Source, Tick
+from ..table import FAST, TABLE, Effect, Flow, new_flow, start
+from ..table.events import HostKey, NameSet, Put, Source, Tick
 from ..ui.catalog import languages
 from .bots import BotSeats, counting_clock
 from .compose import Sink, Spec, WatcherSource, any_order, build
@@ -45,7 +45,7 @@ HUB_READY = 30.0  # seconds the hub's firmware has to answer the first hello
 SPLASH = 1.5
 
 
-def _inline_bots(put, report: Report) -> BotSeats:
+def _inline_bots(put: Put, report: Report) -> BotSeats:
     return BotSeats(put, report, threaded=False, clock=counting_clock)
 
 
@@ -123,13 +123,26 @@ class Simulator(Closing):
             device=store is not None,
         )
 
-    def _open(self, found, players, fast, speed, controller, store, hub, bots, watchers, arrange):
+    def _open(
+        self,
+        found: Effective,
+        players: int | None,
+        fast: bool,
+        speed: float,
+        controller: str | None,
+        store: StateDir | None,
+        hub: Sequence[str] | None,
+        bots: tuple[str, ...],
+        watchers: tuple[WatcherSource, ...],
+        arrange: Callable[[list[Sink]], Sequence[Sink]],
+    ) -> None:
         cfg, prefs = found.config, found.settings
         self.factory = SimFactory()
         self._stack.callback(self.factory.close)
         self.wiring: SimulatedMatrix | SimulatedHub
-        if hub is None:
+        if hub is None:  # the matrix on mock pins, whatever the config's [pads] says
             self.wiring = SimulatedMatrix(self.factory, cfg.pins.rows, cfg.pins.columns)
+            cfg = replace(cfg, pads=PadsConfig("matrix", cfg.pads.hub))
         else:
             self.wiring = SimulatedHub(hub)
             self._stack.callback(self.wiring.close)
@@ -143,7 +156,7 @@ class Simulator(Closing):
         start_flow = new_flow(boards, timing, prefs=prefs, languages=tuple(languages()), hold=HOLD)
         start_flow = replace(start_flow, choice=replace(start_flow.choice, bots=bots))
         flow = power_on(start_flow, store, self.errors.append)
-        effects: tuple = ()
+        effects: tuple[Effect, ...] = ()
         if players is not None:
             now = self._clock()
             flow, effects = start(flow, players, flow.board, prefs.target, now, bots)

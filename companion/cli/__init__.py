@@ -6,6 +6,7 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ..hw.panels import CONTROLLERS
 
@@ -14,7 +15,13 @@ MESSAGE_MAX = 160  # a usage error echoes the value; a 10 MB argument is not ech
 
 
 class Parser(argparse.ArgumentParser):
-    """Usage errors as one line and exit status 2, like every other bad input."""
+    """Usage errors as one line and exit status 2, like every other bad input. Options
+    are spelt out whole: a shortened one could be taken for another (``--state`` for
+    ``--state-dir``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         if len(message) > MESSAGE_MAX:
