@@ -107,7 +107,7 @@ class Config:
     board: str  # a profile name, or the path of a rates file
     target: int
     language: str
-    state_dir: Path  # holds the game in progress, its backup, later the history
+    state_dir: Path  # the game in progress, its backup, the history, settings and names
     source: Path | None = None  # the config file read; None: the packaged defaults alone
     sound: SoundConfig = SoundConfig()
     pads: PadsConfig = PadsConfig()

@@ -14,8 +14,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from ..errors import shown
-from ..rules import Board, BoardError, Rate, RecordError
+from ..errors import CompanionError, shown
+from ..rules import Board, BoardError, Rate
 from .boards import profile, profile_names
 
 OWN = "own"  # the board: the rates in own_rates, entered from the person's own board
@@ -27,7 +27,7 @@ LINKED = {"board": ("board", "own_rates"), "own_rates": ("board", "own_rates")}
 _LANGUAGE = re.compile(r"[a-z]{2,3}")  # a catalog's code, "en"; which exist is the ui's
 
 
-class SettingsError(RecordError):
+class SettingsError(CompanionError, ValueError):
     """A settings value that cannot be used; the message names the key and why."""
 
 

@@ -1,4 +1,4 @@
-"""The state directory: the game in progress, its previous version, later the history.
+"""The state directory: the game in progress, its previous version, the history.
 
 Only finished rounds are ever written: a hidden choice never leaves the table.
 """

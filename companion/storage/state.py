@@ -1,4 +1,4 @@
-"""The state directory: the game in progress, its previous version, later the history.
+"""The state directory: the game in progress, its previous version, the history.
 
 The game file holds the record of the game in progress, written whole after every
 finished round; the backup holds the version before it. Selections in progress are

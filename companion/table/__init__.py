@@ -1,8 +1,9 @@
 """The table: a pure state machine from input events to the next table and its effects.
 
 ``step(flow, event, now)`` is the whole behaviour; ``public_view(flow, now)`` is the only
-place hidden choices are dropped: screens, the web page and bots read the view, never
-the flow's secrets.
+place hidden choices are dropped: the screens and the web page read the view, never the
+flow's secrets. A bot is asked with the game as it stood after the last completed round
+and its own seat (``bots.asks``): nobody's choice of this round is in it.
 """
 
 from .effects import Beep, Effect, GameChanged, GameFinished, KeepAside, Sound
