@@ -1,0 +1,58 @@
+"""One registry per extension point, read by the command line, the config and the docs:
+a name added to a registry is offered everywhere, and a doc that forgets one fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.app import config
+from companion.app.inputs import PADS
+from companion.cli import main
+from companion.game.bots import STRENGTHS
+from companion.hw.display import DRIVERS
+from companion.hw.panels import PANELS, SPI_ONLY
+from companion.ui.catalog import languages
+
+DOCS = Path(__file__).parent.parent / "docs"
+README = Path(__file__).parent.parent / "README.md"
+
+
+def refused(capsys, *argv: str) -> str:
+    """What the command line offers when ``argv`` gives it a value it does not know."""
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    assert stopped.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_the_panels_are_the_registrys_everywhere(capsys):
+    assert set(DRIVERS) == set(PANELS) and tuple(PANELS) == config.CONTROLLERS
+    assert config.SPI_ONLY == SPI_ONLY == ("ssd1322",)
+    offered = refused(capsys, "simulate", "--display", "oled9000")
+    text = (DOCS / "config.md").read_text("utf-8")
+    for name in PANELS:
+        assert repr(name) in offered and f'"{name}"' in text
+
+
+def test_the_pad_sources_are_the_registrys_everywhere(capsys):
+    assert tuple(PADS) == config.PAD_SOURCES
+    offered = refused(capsys, "simulate", "--pads", "usb")
+    text = (DOCS / "config.md").read_text("utf-8")
+    for name in PADS:
+        assert repr(name) in offered and f'"{name}"' in text
+
+
+def test_the_bot_strengths_are_the_registrys_everywhere(capsys):
+    offered = refused(capsys, "bot", "--strength", "expert")
+    protocol, readme = (DOCS / "bot-protocol.md").read_text("utf-8"), README.read_text("utf-8")
+    for name in STRENGTHS:
+        assert repr(name) in offered and name in protocol and name in readme
+
+
+def test_the_languages_are_the_catalogs_everywhere(capsys):
+    offered = refused(capsys, "simulate", "--lang", "xx")
+    text = (DOCS / "config.md").read_text("utf-8")
+    for code in languages():
+        assert code in offered and f'"{code}"' in text
