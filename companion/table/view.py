@@ -1,5 +1,6 @@
 """``public_view(flow, now)``: what anyone at the table may see. The only place hidden
-choices are dropped: the screens and the web page read this and never the flow. Before the reveal a seat shows only how many cards it has placed.
+choices are dropped: the screens and the web page read this and never the flow. Before
+the reveal a seat shows only how many cards it has placed.
 """
 
 from __future__ import annotations
