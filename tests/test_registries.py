@@ -56,3 +56,20 @@ def test_the_languages_are_the_catalogs_everywhere(capsys):
     text = (DOCS / "config.md").read_text("utf-8")
     for code in languages():
         assert code in offered and f'"{code}"' in text
+
+
+def test_building_the_command_line_loads_no_registry():
+    """Every command starts fast: the registries' names are read when a value is checked
+    or the help printed, never to build the parser."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, companion.cli as cli; cli.build_parser(); "
+        "print(' '.join(m for m in sys.modules if m.startswith('companion')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    heavy = ("companion.table", "companion.game", "companion.app", "companion.rules")
+    assert [m for m in loaded if m.startswith(heavy)] == []

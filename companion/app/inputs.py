@@ -14,13 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Protocol
 
-from ..table.events import Source
-
-if TYPE_CHECKING:  # the config reads this module: no GPIO library loaded for it
+if TYPE_CHECKING:  # the config and the command line read this module: nothing loaded
     from gpiozero.pins import Factory
 
+    from ..table.events import Source
+
 Report = Callable[[str], None]
-InputSource = Callable[[ExitStack, "Factory", Report], Source]  # one input, not yet started
+InputSource = Callable[[ExitStack, "Factory", Report], "Source"]  # one input, not yet started
 
 
 class PinMap(Protocol):

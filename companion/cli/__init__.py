@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..hw.panels import CONTROLLERS
@@ -96,13 +96,14 @@ def _add_simulate(sub) -> None:
     sim.add_argument(
         "--players", type=people, metavar="N", help="skip setup: N people at pads 1..N, 1 to 6"
     )
-    sim.add_argument(
+    bots = sim.add_argument(
         "--bots",
         type=bot_list,
         default=(),
         metavar="S,S..",
-        help=f"bots seated after the people: {_either(_strengths())} each (comma-separated)",
+        help="bots seated after the people: %(strengths)s each (comma-separated)",
     )
+    bots.strengths = STRENGTHS  # read by the help, as %(strengths)s, when it is printed
     # --board, --target and --lang win over the settings saved in --state-dir; not given,
     # those (else standard, 30 and en) apply.
     sim.add_argument("--board", help="board name or trader-rates JSON file")
@@ -135,9 +136,10 @@ def _add_simulate(sub) -> None:
     )
     sim.add_argument(
         "--pads",
-        choices=_pad_sources(),
+        choices=PAD_SOURCES,
+        metavar="SOURCE",
         default="matrix",
-        help="the pads on mock pins (matrix), or through the pad hub's firmware (hub)",
+        help="%(choices)s: the pads on mock pins (matrix), or through the pad hub's firmware (hub)",
     )
     sim.add_argument(
         "--web", metavar="HOST:PORT", help="serve the page for phones here (port 0: any free one)"
@@ -258,6 +260,50 @@ def _add_config(sub) -> None:
     show.add_argument("--state-dir", metavar="DIR", help="the state folder (settings.json)")
     show.add_argument("--json", action="store_true", help="one JSON object: key -> value, from")
     show.set_defaults(run=_run_config_show)
+
+
+class Later(Sequence[str]):
+    """The names of a registry, read when first needed (a value checked, the help
+    printed): building the parser imports no registry, so every command starts fast."""
+
+    def __init__(self, load: Callable[[], Sequence[str]]):
+        self._load = load
+        self._names: tuple[str, ...] | None = None
+
+    def _all(self) -> tuple[str, ...]:
+        if self._names is None:
+            self._names = tuple(self._load())
+        return self._names
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]  # no slices here
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._all()
+
+    def __str__(self) -> str:
+        """``easy, normal or strong``."""
+        *most, last = self._all()
+        return f"{', '.join(most)} or {last}" if most else last
+
+
+def _strengths() -> Sequence[str]:
+    from ..game.bots import STRENGTHS  # the one registry: ``game.bots.BOTS``
+
+    return STRENGTHS
+
+
+def _pad_sources() -> Sequence[str]:
+    from ..app.inputs import PADS  # the one registry of where the pads are read
+
+    return tuple(PADS)
+
+
+STRENGTHS = Later(_strengths)
+PAD_SOURCES = Later(_pad_sources)
 
 
 def _whole(text: str, low: int, high: int | None, what: str) -> int:
@@ -407,7 +453,13 @@ def _add_bot(sub) -> None:
         "The protocol is in docs/bot-protocol.md.",
         epilog="End of input ends the bot with exit status 0.",
     )
-    bot.add_argument("--strength", choices=_strengths(), default="normal", help="(default normal)")
+    bot.add_argument(
+        "--strength",
+        choices=STRENGTHS,
+        metavar="STRENGTH",
+        default="normal",
+        help="%(choices)s (default normal)",
+    )
     bot.add_argument("--seed", type=seed, default=0, help="seed of the bot's choices (default 0)")
     bot.add_argument(
         "--budget-ms",
@@ -418,25 +470,6 @@ def _add_bot(sub) -> None:
         "easy and normal answer at once and ignore it",
     )
     bot.set_defaults(run=_run_bot)
-
-
-def _strengths() -> tuple[str, ...]:
-    """The bots' strengths: the one registry's names (``game.bots.BOTS``)."""
-    from ..game.bots import STRENGTHS
-
-    return STRENGTHS
-
-
-def _pad_sources() -> tuple[str, ...]:
-    """Where the pads can be read from: the one registry's names (``app.inputs.PADS``)."""
-    from ..app.inputs import PADS
-
-    return tuple(PADS)
-
-
-def _either(names: Sequence[str]) -> str:
-    """``easy, normal or strong``."""
-    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
 
 
 def budget(text: str) -> int:
