@@ -9,6 +9,17 @@ from helpers import TEST_RATES, Pads
 from companion.rules import Board
 
 
+@pytest.fixture(autouse=True)
+def no_config_of_this_machine(monkeypatch, tmp_path_factory):
+    """The tests read no config file of the machine they run on (the device's, or the
+    developer's ~/.config): commands that look for one find none, here and in the
+    processes the tests start."""
+    from companion.app import config
+
+    monkeypatch.setattr(config, "DEFAULT_PATHS", ())
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
 @pytest.fixture
 def board() -> Board:
     return Board.from_rates(TEST_RATES)

@@ -159,3 +159,17 @@ def test_key_to_frame_reports_the_median_and_the_99th_percentile(presses):
         "key_to_frame_ms_p99": p99,
         "lock_update_bytes": 16 + (presses - 1) // 2 * 2,  # the last even press's
     }
+
+
+@pytest.mark.slow
+def test_the_tables_figures_from_a_real_run_hold_what_they_count():
+    """The simulated table's counts, which are structural (no time is asserted): an idle
+    table reads no pin, a lock sends a fraction of a frame, a session of 40 presses plays
+    whole rounds; through the hub when the firmware can run here."""
+    figures = bench.table_figures(presses=8, session=40)
+    assert figures["idle_pin_reads_per_s"] == 0
+    assert 0 < figures["lock_update_bytes"] < figures["full_frame_bytes"] // 8
+    assert figures["session_presses"] == 40 and figures["session_rounds"] >= 10
+    assert 0 < figures["key_to_frame_ms_p50"] <= figures["key_to_frame_ms_p99"]
+    hub = figures["hub_key_to_frame_ms_p50"], figures["hub_key_to_frame_ms_p99"]
+    assert hub == (None, None) or 0 < hub[0] <= hub[1]

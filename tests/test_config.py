@@ -346,7 +346,7 @@ def test_the_device_assembly_on_mock_pins(tmp_path, mock_hardware):
     panel in place of the I2C display."""
     from companion.sim.matrix import SimulatedMatrix
     from companion.table import Phase
-    from companion.table.events import PadDown
+    from companion.table.events import HostKey, HostPress, PadDown
 
     factory, panels = mock_hardware.factory, mock_hardware.panels
     (tmp_path / "mine.json").write_text(json.dumps({"trader_rates": OWN_RATES}))
@@ -358,12 +358,14 @@ def test_the_device_assembly_on_mock_pins(tmp_path, mock_hardware):
     pins = config.shipped_pins()
     SimulatedMatrix(factory, pins.rows, pins.columns)
     seen: list = []
-    machine = mock_hardware.machine(PadDown(0, 3), PadDown(1, 3), seen=seen)
+    ok = HostPress(HostKey.OK)  # the seats joined: on to the options
+    machine = mock_hardware.machine(PadDown(0, 3), PadDown(1, 3), ok, seen=seen)
     assert run_command(str(path), err=io.StringIO(), machine=machine) == 0
-    (first, prefs), *_, (last, _) = seen  # the table run_command built, then two joined
-    assert first.phase is Phase.JOIN and prefs.target == 45
+    (first, prefs), *_, (joined, _), (options, _) = seen  # two joined, then the options
+    assert first.phase is Phase.JOIN and joined.body.joined[:3] == (True, True, False)
     assert board_of(prefs) == Board.from_rates(OWN_RATES)
-    assert last.body.joined[:3] == (True, True, False)
+    body = options.body  # the table offers the config's board (its own) and target
+    assert options.phase is Phase.OPTIONS and body.target == 45 and body.board is None
     assert panels[0].controller == "sh1106" and panels[0].image().getbbox() is not None
 
 
@@ -413,6 +415,22 @@ def test_extreme_values_are_one_line_never_a_traceback(tmp_path, text, words):
         assert words is None  # a long folder name that does not exist yet is fine
 
 
+def to_options():
+    """Two seats join and go on to the options, where the table offers its target."""
+    from companion.table.events import HostKey, HostPress, PadDown
+
+    return PadDown(0, 1), PadDown(1, 1), HostPress(HostKey.OK)
+
+
+TO_OPTIONS = to_options()
+
+
+def target_offered(seen: list) -> int:
+    """The target the options screen offered, from the views a run showed."""
+    options = next(view for view, _ in seen if view.phase.value == "options")
+    return options.body.target
+
+
 def test_run_starts_with_the_settings_saved_on_the_device(tmp_path, mock_hardware):
     """settings.json in the state folder beats the config file; a change on the device
     sets the panel's contrast at once and is saved."""
@@ -431,10 +449,10 @@ def test_run_starts_with_the_settings_saved_on_the_device(tmp_path, mock_hardwar
     path = write(tmp_path, '[game]\ntarget = 40\n[paths]\nstate_dir = "."\n')
     seen: list = []
     change = ChangeSettings((("contrast", 10),))  # as the page sends it: as on the device
-    machine = mock_hardware.machine(change, seen=seen, open_device=fake_open)
+    events = (*TO_OPTIONS, change)
+    machine = mock_hardware.machine(*events, seen=seen, open_device=fake_open)
     assert run_command(str(path), err=io.StringIO(), machine=machine) == 0
-    (_, prefs), *_ = seen
-    assert prefs.target == 45 and contrast == [51, 255]
+    assert target_offered(seen) == 45 and contrast == [51, 255]
     saved = json.loads((tmp_path / "settings.json").read_text())
     assert saved == {"target": 45, "contrast": 10}
 
@@ -444,9 +462,9 @@ def test_run_sets_a_damaged_settings_file_aside(tmp_path, mock_hardware):
     path = write(tmp_path, '[game]\ntarget = 40\n[paths]\nstate_dir = "."\n')
     seen: list = []
     err = io.StringIO()
-    assert run_command(str(path), err=err, machine=mock_hardware.machine(seen=seen)) == 0
-    (_, prefs), *_ = seen
-    assert prefs.target == 40 and (tmp_path / "settings.bad.json").exists()
+    machine = mock_hardware.machine(*TO_OPTIONS, seen=seen)
+    assert run_command(str(path), err=err, machine=machine) == 0
+    assert target_offered(seen) == 40 and (tmp_path / "settings.bad.json").exists()
     assert err.getvalue().startswith(f"companion: {tmp_path}/settings.json is not usable settings")
 
 

@@ -17,7 +17,7 @@ from companion.game.boards import profile
 from companion.sim.panel import fake_device
 from companion.storage import StateDir
 from companion.table import Phase
-from companion.table.events import Tick
+from companion.table.events import HostKey, HostPress, Tick
 from companion.table.view import ResumeView
 
 RECORD, _ = model_game(random.Random(6), 3, profile("standard"), 45, max_rounds=4)
@@ -60,10 +60,12 @@ def test_a_bug_is_logged_with_its_traceback_and_the_restart_offers_the_game(devi
     assert game.read_bytes() == saved  # the game is as it was saved
 
     offered: list = []
-    assert run_command(config, err=io.StringIO(), machine=machine(seen=offered)) == 0  # restart
+    resumed = machine(HostPress(HostKey.OK), seen=offered)  # the restart, and OK: resume
+    assert run_command(config, err=io.StringIO(), machine=resumed) == 0
     resume = ResumeView(RECORD.players, len(RECORD.rounds), backup=False)
-    first, _ = offered[0]
+    (first, _), *_, (last, _) = offered
     assert first.phase is Phase.RESUME and first.body == resume
+    assert last.phase is Phase.SUPPLY and last.body.round == len(RECORD.rounds) + 1
 
 
 def test_a_clean_stop_is_not_a_crash(device_in):

@@ -22,7 +22,7 @@ from companion.table import (
     offer_resume,
     start,
 )
-from companion.table.events import HostDown, HostKey, HostUp, PadDown, PadUp
+from companion.table.events import HostDown, HostKey, HostUp, NameSet, PadDown, PadUp
 from companion.table.view import OverView, TradeView
 
 
@@ -238,6 +238,17 @@ def test_end_the_game_asks_then_ends_it_as_the_rules_do():
     assert replayed["finished"] and replayed["result"]["vp"] == list(view.outcome.vp)
 
 
+def test_a_game_that_ends_carries_its_seats_names_for_the_history():
+    table = fast_game(3)
+    table.send(NameSet(2, "ZOE"))  # pad 3's name, set as a script or the device sets it
+    table.play([(1, 2), (3, 4), (5, 6)])
+    table.menu("end")
+    table.ok()
+    table.ok()  # yes, end it
+    finished = table.saves[-1]
+    assert isinstance(finished, GameFinished) and finished.names == (None, None, "ZOE")
+
+
 def test_after_the_end_ok_sets_up_a_new_game_with_the_same_seats():
     table = fast_game(4)
     table.play([(1,), (2,), (3,), (4,)])
@@ -298,6 +309,7 @@ def test_resume_or_keep_the_saved_game_aside():
     other = Driver(offer_resume(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)), saved))
     other.key(HostKey.LEFT)  # a new game: the saved one is kept, not overwritten
     assert other.view.phase is Phase.JOIN and isinstance(other.effects[-1], KeepAside)
+    assert other.effects[-1] == KeepAside(saved, (None,) * 3)  # the game, its seats unnamed
 
 
 def test_a_new_game_after_the_ranking_keeps_the_finished_one_aside():
@@ -314,6 +326,8 @@ def test_a_new_game_after_the_ranking_keeps_the_finished_one_aside():
     kept, began = table.saves[seen:]
     assert isinstance(kept, KeepAside) and isinstance(began, GameChanged)
     assert began.record.rounds == ()
+    assert kept.record.ended and len(kept.record.rounds) == 1  # the game ended, as it was
+    assert kept.names == (None,) * 4
 
 
 def test_supply_moves_the_markers_one_space_at_a_time():

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from gpiozero.pins import Factory
 
+from ..errors import CompanionError
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings
 from ..hw import display
@@ -29,6 +30,10 @@ from .notify import Notifier
 from .sinks import Report
 
 SPLASH = 2.0
+
+
+class PageUnavailable(CompanionError):
+    """The page's address cannot be had (a port in use, an address not on this machine)."""
 
 
 def setup_flow(prefs: DeviceSettings) -> Flow:
@@ -103,8 +108,8 @@ def page(
     strict: bool = False,
 ) -> WatcherSource:
     """The page for phones on ``address``:``port``, its address said with ``say``. A port
-    that cannot be had is said and the table plays on without it; ``strict``: it is an
-    ``OSError`` (the simulator's ``--web`` refuses)."""
+    that cannot be had is said and the table plays on without it; ``strict``: it is a
+    ``PageUnavailable`` (the simulator's ``--web`` refuses)."""
 
     def open_page(
         stack: ExitStack, put: Put, prefs: DeviceSettings, report: Report
@@ -115,7 +120,7 @@ def page(
             server, watcher = serve_table(put, address, port, state_dir, prefs, clock=clock)
         except OSError as e:
             if strict:
-                raise
+                raise PageUnavailable(f"--web {address}:{port}: {e.strerror or e}") from None
             report(f"[web] {address}:{port}: {e.strerror or e}; no page for phones")
             return None
         stack.callback(server.close)

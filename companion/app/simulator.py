@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import replace
+from pathlib import Path
 
 from PIL import Image
 
@@ -47,6 +48,35 @@ SPLASH = 1.5
 
 def _inline_bots(put: Put, report: Report) -> BotSeats:
     return BotSeats(put, report, threaded=False, clock=counting_clock)
+
+
+def simulator_settings(
+    config: Path | None,
+    store: StateDir | None,
+    *,
+    board: Board | None,
+    target: int | None,
+    lang: str | None,
+    report: Report,
+    search: bool = False,
+    set_aside: bool = True,
+) -> Effective:
+    """The simulator's settings, resolved as every command's are: the packaged defaults <
+    the config file (``config``; ``search``: else the device's, if there is one) < the
+    settings saved in ``store`` (none without a store) < the options given (None: not
+    given). ``set_aside`` false only looks at a damaged settings.json."""
+    given: dict[str, object] = {"language": lang, "target": target}
+    if board is not None:
+        given |= board_values(board)
+    return effective(
+        config,
+        store.path if store is not None else None,
+        given,
+        report=report,
+        set_aside=set_aside,
+        config_file=search,
+        device=store is not None,
+    )
 
 
 class Simulator(Closing):
@@ -87,7 +117,15 @@ class Simulator(Closing):
         self._inputs = 0
         self.failure: BaseException | None = None  # what stopped the app thread, if anything
         self._stack = ExitStack()
-        found = settings or self._resolve(store, board, target, lang)
+        if settings is None:
+            report = self.errors.append
+            found = simulator_settings(
+                None, store, board=board, target=target, lang=lang, report=report
+            )
+        elif (board, target, lang) != (None, None, None):
+            raise ValueError("give the settings resolved, or board, target and lang: not both")
+        else:
+            found = settings
         spec = (players, fast, speed, controller, store, hub, tuple(bots), watchers, arrange)
         self._more = inputs
         try:
@@ -97,31 +135,7 @@ class Simulator(Closing):
             raise
         self._thread = threading.Thread(target=self._run_app, name="app", daemon=True)
         self._thread.start()
-        # Caught up with time before anyone looks (the page's first answer, a script's
-        # first press): what is due already (--fast's pauses) is stepped through.
-        try:
-            self.app.put(Tick())
-            self.settle(0)
-        except BaseException:
-            self.close()
-            raise
-
-    def _resolve(
-        self, store: StateDir | None, board: Board | None, target: int | None, lang: str | None
-    ) -> Effective:
-        """The packaged defaults < the settings saved in ``store`` < the options given."""
-        given: dict[str, object] = {"language": lang, "target": target}
-        if board is not None:
-            given |= board_values(board)
-        folder = store.path if store is not None else None
-        return effective(
-            None,
-            folder,
-            given,
-            report=self.errors.append,
-            config_file=False,
-            device=store is not None,
-        )
+        self.app.put(Tick())  # what is due already (--fast's pauses): see ``caught_up``
 
     def _open(
         self,
@@ -274,6 +288,13 @@ class Simulator(Closing):
         if not self.app.wait_ready(alive=self._thread.is_alive):
             self._check()
             raise RuntimeError(f"{where}the table never became ready")
+
+    def caught_up(self, timeout: float = 120.0) -> None:
+        """Wait until the table has stepped through what was due when it started (the
+        page's first answer is then the table as people see it)."""
+        if not self.app.wait_idle(self._inputs, timeout, alive=self._thread.is_alive):
+            self._check()
+            raise RuntimeError(f"the table did not start within {timeout:g} s")
 
     def settle(self, inputs: int) -> None:
         """Wait until ``inputs`` more input events are handled and the app is idle."""

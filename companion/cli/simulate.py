@@ -20,16 +20,15 @@ from typing import Any, TextIO
 from PIL import Image
 
 from ..app.compose import WatcherSource
-from ..app.device import page
-from ..app.effective import Effective, effective
+from ..app.device import PageUnavailable, page
+from ..app.effective import Effective
 from ..app.keymap import legend, play, shipped_keymap
 from ..app.script import Line, parse_script
-from ..app.simulator import Simulator
+from ..app.simulator import Simulator, simulator_settings
 from ..errors import CompanionError
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
-from ..game.settings import board_values
 from ..rules import Board
 from ..sim.hub import HubMissing, firmware_command
 from ..sim.keyboard import raw_terminal, read_keys
@@ -52,11 +51,11 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         board = named_board(args.board) if args.board is not None else None
         lines = _script(args.script)
         store = _store(args)
-        settings = _settings(args, board, store, found.append)
+        look = _settings(args, board, store, lambda _: None, set_aside=False)  # only a look
         if store is not None and args.players is not None:
             _make_room(store, args, err)
         recorder = Recorder(_path(args.frames), _path(args.gif))
-        words = catalog(settings.settings.language)
+        words = catalog(look.settings.language)
         window = Window(words.t("window.title")) if args.window else None
         hub = firmware_command() if args.pads == "hub" else None
         address = getattr(args, "web", None)
@@ -72,6 +71,8 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             draw = Terminal(out, args.pace, shown)
         elif shown:
             err.write("".join(line + "\n" for line in shown))
+        # Everything checked: a damaged settings.json may be set aside now, and said.
+        settings = _settings(args, board, store, found.append, set_aside=True)
         sim = _simulator(
             err,
             listen,
@@ -113,18 +114,20 @@ def _settings(
     board: Board | None,
     store: StateDir | None,
     report: Callable[[str], None],
+    *,
+    set_aside: bool,
 ) -> Effective:
     """The one resolver, as every command has it: the packaged defaults < the config file
     < the settings saved in ``--state-dir`` < ``--board``, ``--target``, ``--lang``."""
-    given = {"language": args.lang, "target": args.target}
-    if board is not None:
-        given |= board_values(board)
-    return effective(
+    return simulator_settings(
         _path(args.config),
-        store.path if store is not None else None,
-        given,
+        store,
+        board=board,
+        target=args.target,
+        lang=args.lang,
         report=report,
-        device=store is not None,
+        search=True,
+        set_aside=set_aside,
     )
 
 
@@ -161,16 +164,14 @@ def _simulator(err: TextIO, listen: tuple[str, int] | None, **options: Any) -> S
         watchers = (page(*listen, folder, say=where.append, clock=time.monotonic, strict=True),)
     try:
         sim = Simulator(watchers=watchers, **options)
-    except HubMissing as e:
+    except (HubMissing, PageUnavailable) as e:
         say(str(e))
-    except OSError as e:
-        assert listen is not None  # only the page's address is opened here
-        say(f"--web {listen[0]}:{listen[1]}: {e.strerror or e}")
-    else:
-        for line in where:
-            say(line)
-        return sim
-    return None
+        return None
+    if where:  # the page's first answer is the table as people see it
+        sim.caught_up()
+    for line in where:
+        say(line)
+    return sim
 
 
 def web_address(text: str) -> tuple[str, int]:
