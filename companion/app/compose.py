@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from queue import SimpleQueue
 
 from gpiozero.pins import Factory
+from luma.core.device import device as LumaDevice
 from PIL import Image
 
 from ..game.settings import DeviceSettings
 from ..hw.buttons import Beeper
-from ..hw.display import Connector, LumaDevice, Oled
+from ..hw.display import Connector, Oled
 from ..storage import StateDir
 from ..storage.history import History
 from ..storage.settings import NamesFile
@@ -124,6 +125,8 @@ def build(spec: Spec, stack: ExitStack) -> Table:
     """Open every part ``spec`` names on ``stack`` and wire them to one app; the inputs
     are started, sending to the app's queue."""
     report, prefs = spec.report, spec.settings.settings
+    _one_folder(spec)
+    stack.callback(spec.notify.close)
     factory = spec.pins(stack, report)
     oled = Oled(spec.display(stack, factory, report), on_error=report)
     keys = open_keys(spec.settings, spec.inputs, stack, factory, report)
@@ -154,6 +157,13 @@ def build(spec: Spec, stack: ExitStack) -> Table:
     for source in keys.inputs:
         source.start(put)
     return Table(app, oled, keys.beeper, keys.inputs)
+
+
+def _one_folder(spec: Spec) -> None:
+    """The settings saved on the device and the game are kept in one state folder."""
+    file, store = spec.settings.settings_file, spec.store
+    if file is not None and store is not None and file.folder.absolute() != store.path.absolute():
+        raise ValueError(f"settings from {file.path}, the game in {store.path}: not one folder")
 
 
 def _stored(

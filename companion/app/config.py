@@ -87,11 +87,6 @@ class PadsConfig:
     source: str = "matrix"  # one of PAD_SOURCES
     hub: str = "/dev/santo-domingo-hub"  # the hub's port: a path or a pyserial URL
 
-    @property
-    def hub_port(self) -> str | None:
-        """The hub's port when the pads are read through it; None: the matrix."""
-        return self.hub if self.source == "hub" else None
-
 
 @dataclass(frozen=True)
 class WebConfig:

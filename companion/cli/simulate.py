@@ -271,7 +271,7 @@ def _store(args: argparse.Namespace) -> StateDir | None:
     """The state directory, ``--state-dir DIR``."""
     if not args.state_dir:
         return None
-    store = StateDir(Path(args.state_dir))
+    store = StateDir(Path(args.state_dir).expanduser())
     store.check()
     return store
 

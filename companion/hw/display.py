@@ -410,7 +410,7 @@ class Connector(Closing):
         self.address = address
         self._pins = (dc, reset, given(pin_factory, "display"))
         self._bus = bus
-        width, height = (256, 64) if controller == "ssd1322" else (128, 64)
+        width, height = PANELS[controller].size
         self.size = (height, width) if rotate % 2 else (width, height)  # as luma turns it
         self._serial: i2c | None = None  # the open I²C interface
         self._gpio: GpioLines | None = None  # an SPI display's D/C and reset lines

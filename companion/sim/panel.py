@@ -20,7 +20,8 @@ from luma.core.device import device as LumaDevice
 from PIL import Image
 
 from ..errors import Closing
-from ..hw.display import DC_PIN, RESET_PIN, SPI_ONLY, GpioLines, driver
+from ..hw.display import DC_PIN, RESET_PIN, GpioLines, driver
+from ..hw.panels import SPI_ONLY
 
 # Commands that take arguments, and how many, per controller (from the datasheets).
 _COMMON_ARGS = {

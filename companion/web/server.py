@@ -38,7 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import CompanionError
+from ..errors import Closing, CompanionError
 from ..game.boards import offered_rates, profile_names
 from ..game.settings import KEYS, DeviceSettings, SettingsError, board_of, changed
 from ..table import View
@@ -94,7 +94,7 @@ class Refused(CompanionError):
         return {"error": str(self), "key": self.key, "values": self.values}
 
 
-class WebServer:
+class WebServer(Closing):
     """Serves the page for ``table`` on ``address``:``port`` (0: any free port) from a
     thread of its own, from construction until ``close`` (or the end of a ``with``).
     ``timeout``: the seconds a socket may stall, reading a request or writing an answer."""
@@ -243,12 +243,6 @@ class WebServer:
     def _serve(self) -> None:
         while not self._closing:
             self._httpd.handle_request()
-
-    def __enter__(self) -> WebServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Stop serving: pages following are let go, the socket is closed. Idempotent."""
