@@ -24,11 +24,15 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The tests keep their compiled modules (and pytest its rewritten tests) between runs, even
+# where the environment says not to write bytecode: else every worker compiles it all anew.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
+
 test: lint
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 quick: $(VENV)/.dev
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 DEMO := --players 3 --speed 6 --script companion/examples/demo-script.txt
 
