@@ -474,16 +474,17 @@ def test_a_body_that_never_comes_frees_its_thread(tmp_path):
         served.server.close()
 
 
-def test_connections_past_the_cap_get_503(served, monkeypatch):
+def test_connections_past_the_cap_get_503_when_none_waits(served, monkeypatch):
     monkeypatch.setattr(server_module, "CONNECTIONS", 2)
-    port = served.server.address[1]
-    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(2)]
+    followers = [urllib.request.urlopen(served.base + "/api/events", timeout=5) for _ in range(2)]
     try:
+        for page in followers:
+            assert page.readline().startswith(b"data: ")  # both answered: busy, not waiting
         status, answer = raw(served, b"GET /api/view HTTP/1.1\r\nHost: localhost\r\n\r\n")
         assert status == 503 and answer["key"] == "web.error.busy"
     finally:
-        for sock in idle:
-            sock.close()
+        for page in followers:
+            page.close()
 
 
 def test_a_following_page_is_dropped_by_the_kernel_when_it_vanishes():

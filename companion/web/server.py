@@ -14,13 +14,18 @@ the loop's queue as ``ChangeSettings``, and the table applies them as its own.
 
 Hardened for a LAN (docs/web.md): the Host header must name this machine (its
 hostname, hostname.local, localhost or an IP address: no DNS rebinding), every POST
-is application/json (a page elsewhere cannot send it without asking first), bodies are
-small and whole within ``TIMEOUT``, connections are capped, and a refusal is one line
-with a catalog key the page words in the table's language.
+is application/json (a page elsewhere cannot send it without asking first) from this
+page's own Origin when one is given, bodies are small and whole, a request's line and
+headers and then its body must each arrive within ``DEADLINE`` (an idle keep-alive
+connection too), a body not read is never parsed as a request (the connection is
+closed after the answer), connections are capped in all and per address, a new
+connection takes the place of the one that waited longest without a request when full,
+and a refusal is one line with a catalog key the page words in the table's language.
 """
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
 import socket
@@ -37,6 +42,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from ..errors import Closing, CompanionError
 from ..game.boards import offered_rates, profile_names
@@ -53,8 +59,11 @@ if TYPE_CHECKING:  # socketserver's: a stream's socket, or a datagram and its so
 
 COOKIE = "companion_pair"
 BODY_MAX = 4096  # a settings change is a few hundred bytes
-TIMEOUT = 30.0  # seconds a socket may stall, reading a request or writing an answer
-CONNECTIONS = 32  # at once, followers included; more get 503 at once
+TIMEOUT = 30.0  # seconds a socket may stall writing an answer
+DEADLINE = 5.0  # seconds for a request's line and headers (from the wait for it), then its body
+CONNECTIONS = 32  # at once, followers included; past it a waiting one makes room, else 503
+PER_ADDRESS = 24  # of them from one address: the rest stay for the others
+BACKLOG = 128  # connections the kernel holds before accept: a burst is not dropped
 DEAD_PEER = 60  # seconds unanswered before the kernel drops a following page's socket
 KEEPALIVE = 25.0  # seconds between SSE comments while a page follows (proxies, dead peers)
 FOLLOWERS = 16  # pages following at once; more get 503 (a Pi's threads are dear)
@@ -97,7 +106,8 @@ class Refused(CompanionError):
 class WebServer(Closing):
     """Serves the page for ``table`` on ``address``:``port`` (0: any free port) from a
     thread of its own, from construction until ``close`` (or the end of a ``with``).
-    ``timeout``: the seconds a socket may stall, reading a request or writing an answer."""
+    ``timeout``: the seconds a socket may stall writing an answer; ``deadline``: the
+    seconds a request's line and headers, then its body, may take to arrive."""
 
     def __init__(
         self,
@@ -108,9 +118,11 @@ class WebServer(Closing):
         clock: Callable[[], float] = time.monotonic,
         pairing: Pairing | None = None,
         timeout: float = TIMEOUT,
+        deadline: float = DEADLINE,
     ):
         self.table = table
         self.timeout = timeout
+        self.deadline = deadline
         self.pairing = pairing or Pairing(clock)
         self._lock = threading.Lock()  # the pairing
         self._changed = threading.Condition()
@@ -284,22 +296,77 @@ def host_allowed(header: str | None, hosts: frozenset[str]) -> bool:
     return True
 
 
+@dataclass
+class _Open:
+    """A connection being served: from ``host``; ``busy`` while a request is answered
+    (or followed), else waiting for one ``since`` (a monotonic time)."""
+
+    host: str
+    since: float
+    busy: bool = False
+
+
+def make_room(
+    opened: dict[object, _Open], host: str, total: int, per_address: int
+) -> tuple[bool, object | None]:
+    """Whether a new connection from ``host`` may be served, and the connection that
+    gives up its place for it (None: no need). Past ``per_address`` from ``host`` it
+    takes the place of that address's longest waiting one; past ``total``, of the
+    longest waiting one of the address with the most. A connection answering (or
+    following) is never taken: when none waits, the new one is refused."""
+    mine = [key for key, o in opened.items() if o.host == host]
+    if len(mine) >= per_address:
+        among = mine
+    elif len(opened) >= total:
+        counts: dict[str, int] = {}
+        for o in opened.values():
+            counts[o.host] = counts.get(o.host, 0) + 1
+        most = max(counts.values())
+        among = [key for key, o in opened.items() if counts[o.host] == most]
+        if not any(not opened[key].busy for key in among):
+            among = list(opened)
+    else:
+        return True, None
+    waiting = [key for key in among if not opened[key].busy]
+    if not waiting:
+        return False, None
+    return True, min(waiting, key=lambda key: opened[key].since)
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
+    request_queue_size = BACKLOG
 
     def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self._count_lock = threading.Lock()
-        self.connections = 0
+        self._open: dict[object, _Open] = {}
         super().__init__(address, handler)
 
-    def process_request(self, request: Request, client_address: object) -> None:
+    @property
+    def connections(self) -> int:
         with self._count_lock:
-            full = self.connections >= CONNECTIONS
-            if not full:
-                self.connections += 1
+            return len(self._open)
+
+    def mark(self, request: object, busy: bool) -> None:
+        """A connection's state: answering (``busy``), or waiting for a request from now."""
+        with self._count_lock:
+            if (o := self._open.get(request)) is not None:
+                o.busy, o.since = busy, time.monotonic()
+
+    def process_request(self, request: Request, client_address: object) -> None:
+        host = str(client_address[0]) if isinstance(client_address, tuple) else ""
+        with self._count_lock:
+            room, victim = make_room(self._open, host, CONNECTIONS, PER_ADDRESS)
+            full = not room
+            if room:
+                if victim is not None:  # it waited longest: its thread sees the end of input
+                    del self._open[victim]
+                    with suppress(OSError):
+                        victim.shutdown(socket.SHUT_RDWR)  # type: ignore[attr-defined]
+                self._open[request] = _Open(host, time.monotonic())
         if full:  # said at once from the accepting thread, a second at most
             sock = request[1] if isinstance(request, tuple) else request  # a stream's: itself
             with suppress(OSError):
@@ -310,7 +377,7 @@ class _Server(ThreadingHTTPServer):
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._release()
+            self._release(request)
             raise
 
     def process_request_thread(self, request: Request, client_address: object) -> None:
@@ -321,12 +388,12 @@ class _Server(ThreadingHTTPServer):
         except Exception:
             self.handle_error(request, client_address)
         finally:
-            self._release()
+            self._release(request)
             self.shutdown_request(request)
 
-    def _release(self) -> None:
+    def _release(self, request: object) -> None:
         with self._count_lock:
-            self.connections -= 1
+            self._open.pop(request, None)
 
 
 def _busy_answer() -> bytes:
@@ -347,7 +414,7 @@ def _handler(web: WebServer) -> type[BaseHTTPRequestHandler]:
     class Handler(_Handler):
         server_version = "companion"
         sys_version = ""
-        timeout = web.timeout  # a stalled read or write raises: no thread is held for ever
+        timeout = web.timeout  # a stalled write raises: no thread is held for ever
 
     Handler.web = web
     return Handler
@@ -368,13 +435,60 @@ def keepalive(sock: socket.socket) -> None:
                 sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
 
 
+class _DeadlineReader(io.RawIOBase):
+    """A socket's input that ends in TimeoutError at ``deadline`` (a monotonic time),
+    however the bytes trickle in: a socket timeout alone restarts at every byte."""
+
+    def __init__(self, sock: socket.socket, stall: float | None) -> None:
+        self.sock, self.stall = sock, stall
+        self.deadline = float("inf")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long")
+        self.sock.settimeout(left if self.stall is None else min(left, self.stall))
+        try:
+            return self.sock.recv_into(buffer)
+        finally:
+            self.sock.settimeout(self.stall)  # writing an answer: the stall timeout alone
+
+
 class _Handler(BaseHTTPRequestHandler):
     web: WebServer
     protocol_version = "HTTP/1.1"
-    timeout = TIMEOUT  # a stalled read or write raises: no thread is held for ever
+    timeout = TIMEOUT  # a stalled write raises: no thread is held for ever
+    disable_nagle_algorithm = True  # an answer leaves at once, a keep-alive one too
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # a request is not news; the journal keeps the table's own lines
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the socket's own file: ours reads within the deadlines
+        self._input = _DeadlineReader(self.connection, self.timeout)
+        self.rfile = io.BufferedReader(self._input)
+        self._consumed = True
+
+    def handle_one_request(self) -> None:
+        """One request: its line and headers within ``deadline`` of the wait for them
+        (so an idle keep-alive connection is closed then), its body within as much again."""
+        self.server.mark(self.request, busy=False)  # type: ignore[attr-defined]
+        self._input.deadline = time.monotonic() + self.web.deadline
+        self._consumed = True
+        try:
+            super().handle_one_request()
+        except OSError:  # the peer left, stalled, or its place was taken: nobody to answer
+            self.close_connection = True
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        self._consumed = not _has_body(self.headers)
+        return True
 
     def do_GET(self) -> None:
         self._answer(self._get)
@@ -382,9 +496,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self._answer(self._post)
 
+    def _busy(self) -> None:
+        """The request is whole: its connection is not one to make room with."""
+        self.server.mark(self.request, busy=True)  # type: ignore[attr-defined]
+
     def _answer(self, serve: Callable[[str], None]) -> None:
         """Every request gets an answer: a refusal in one line, and for a fault of ours
-        a one-line 500 (the traceback goes to the journal, the server goes on)."""
+        a one-line 500 (the traceback goes to the journal, the server goes on). A body
+        left unread closes the connection after the answer: it is never a request."""
         path = self.path.split("?", 1)[0]
         try:
             if not host_allowed(self.headers.get("Host"), self.web.hosts):
@@ -414,6 +533,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _get(self, path: str) -> None:
         web = self.web
+        self._busy()
         if path in STATIC:
             name, kind = STATIC[path]
             page = resources.files("companion.web").joinpath("static", name).read_bytes()
@@ -434,7 +554,11 @@ class _Handler(BaseHTTPRequestHandler):
             raise _not_found(path)
 
     def _post(self, path: str) -> None:
+        origin = self.headers.get("Origin")
+        if origin is not None and not same_origin(origin, self.headers.get("Host", "")):
+            raise Refused(HTTPStatus.FORBIDDEN, "Origin: not this page's", "web.error.origin")
         data = self._body()
+        self._busy()
         if path == "/api/pair/new":
             self.web.show_code()
             self._json({"shown": True}, HTTPStatus.ACCEPTED)
@@ -505,17 +629,20 @@ class _Handler(BaseHTTPRequestHandler):
         if kind != "application/json":
             # a form on another site cannot send this without asking first (CORS)
             raise _bad_body(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send application/json")
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            raise _bad_body(HTTPStatus.BAD_REQUEST, "Content-Length is not a number") from None
-        if length > BODY_MAX or length < 0:
+        lengths = self.headers.get_all("Content-Length") or ["0"]
+        given = lengths[0].strip()
+        if len(lengths) > 1 or not (given.isascii() and given.isdigit()):
+            raise _bad_body(HTTPStatus.BAD_REQUEST, "Content-Length is not one number")
+        length = int(given)
+        if length > BODY_MAX:
             raise _bad_body(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"over {BODY_MAX} bytes")
         if length == 0:
             return None
-        raw = self.rfile.read(length)  # TIMEOUT ends a body that never comes
+        self._input.deadline = time.monotonic() + self.web.deadline
+        raw = self.rfile.read(length)  # the deadline ends a body that never comes
         if len(raw) < length:
             raise _bad_body(HTTPStatus.BAD_REQUEST, "shorter than its Content-Length")
+        self._consumed = True
         try:
             return json.loads(raw)
         except RecursionError:
@@ -553,8 +680,34 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         for name, value in {**HEADERS, **(extra or {})}.items():
             self.send_header(name, value)
+        if not self._consumed:  # what follows is that body's rest, not a request
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
+
+
+def _has_body(headers: object) -> bool:
+    """Whether a request's headers announce a body (any Content-Length but one "0")."""
+    lengths = headers.get_all("Content-Length") or []  # type: ignore[attr-defined]
+    chunked = headers.get("Transfer-Encoding") is not None  # type: ignore[attr-defined]
+    return chunked or lengths not in ([], ["0"])
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether an Origin header names the page at ``host`` (its Host header): a page on
+    another site, or an opaque ``null`` one, may not post."""
+    try:
+        parts = urlsplit(origin.strip().lower())
+        port = parts.port
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    default = 80 if parts.scheme == "http" else 443
+    name = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    want = name if port in (None, default) else f"{name}:{port}"
+    given = host.strip().lower()
+    return given in (want, f"{want}:{default}" if port in (None, default) else want)
 
 
 def _not_found(path: str) -> Refused:
