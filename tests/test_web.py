@@ -49,7 +49,7 @@ class Clock:
 class Served:
     """A server on a free port for a stand-in table: its events land in ``events``."""
 
-    def __init__(self, tmp_path, prefs: DeviceSettings | None = None, codes=("1234",), **options):
+    def __init__(self, tmp_path, prefs: DeviceSettings | None = None, codes=("123456",), **options):
         self.events: list = []
         self.prefs = prefs or DeviceSettings()
         self.clock = Clock()
@@ -150,16 +150,16 @@ def test_the_pairing_code_is_on_the_table_never_on_the_page(served):
     flow, now = locked(lambda hand: hand[:2])
     assert served.post("/api/pair/new") == (202, {"shown": True})
     (shown,) = served.events
-    assert shown == ShowCode("1234", 60.0)
+    assert shown == ShowCode("123456", 60.0)
     flow, _ = table_step(flow, shown, now)
     assert flow.notice.key == "notice.pair_code"
-    assert dict(flow.notice.values) == {"code": "1234"}
+    assert dict(flow.notice.values) == {"code": "123456"}
     served.server.publish(public_view(flow, now))
     view = json.loads(served.get("/api/view")[1])
     assert view["notice"] == "Pairing code shown on the table"
     for path in ENDPOINTS:
-        assert b"1234" not in served.get(path)[1], path
-    assert served.post("/api/pair", {"code": "1234"})[0] == 200
+        assert b"123456" not in served.get(path)[1], path
+    assert served.post("/api/pair", {"code": "123456"})[0] == 200
     assert served.events[-1] == CodeUsed()
     flow, _ = table_step(flow, served.events[-1], now + 1)
     assert flow.notice is None  # used: the table shows it no longer
@@ -179,21 +179,21 @@ def test_a_change_needs_pairing_and_then_reaches_the_queue(served):
 
 
 def test_wrong_codes_lock_pairing_and_a_new_code_does_not_give_more_tries(tmp_path):
-    s = Served(tmp_path, codes=("1234", "5678", "4321"))
+    s = Served(tmp_path, codes=("123456", "567890", "432109"))
     try:
         assert s.post("/api/pair/new")[0] == 202
         for _ in range(TRIES):
-            assert s.post("/api/pair", {"code": "0000"})[0] == 403
-        assert s.post("/api/pair", {"code": "1234"})[0] == 403  # gone after the wrong tries
+            assert s.post("/api/pair", {"code": "000000"})[0] == 403
+        assert s.post("/api/pair", {"code": "123456"})[0] == 403  # gone after the wrong tries
         status, answer = s.post("/api/pair/new")  # and no new code while locked out
         assert status == 429 and answer["key"] == "web.error.too_soon"
         assert answer["values"] == {"seconds": 60} and len(s.events) == 1
         s.clock.now += 60
         assert s.post("/api/pair/new")[0] == 202
         s.clock.now += 60  # a code lasts a minute
-        assert s.post("/api/pair", {"code": "5678"})[0] == 403
+        assert s.post("/api/pair", {"code": "567890"})[0] == 403
         assert s.post("/api/pair/new")[0] == 202
-        assert s.post("/api/pair", {"code": "4321"}) == (200, {"paired": True})
+        assert s.post("/api/pair", {"code": "432109"}) == (200, {"paired": True})
     finally:
         s.server.close()
 
@@ -208,13 +208,13 @@ def test_one_new_code_a_minute(served):
 
 def test_a_hundred_new_codes_and_guesses_never_pair(tmp_path):
     """The attack that paired in 40 s: ask for a code, guess, ask again, guessing every
-    number in turn. Every code is 0099, so guess 100 would be right."""
-    s = Served(tmp_path, codes=["0099"] * 100)
+    number in turn. Every code is 000099, so guess 100 would be right."""
+    s = Served(tmp_path, codes=["000099"] * 100)
     try:
         statuses = []
         for guess in range(100):
             statuses.append(s.post("/api/pair/new")[0])
-            statuses.append(s.post("/api/pair", {"code": f"{guess:04d}"})[0])
+            statuses.append(s.post("/api/pair", {"code": f"{guess:06d}"})[0])
             s.clock.now += 1.0
         assert s.cookie is None and 200 not in statuses
         # at 0 s a code, 5 wrong guesses lock a minute; at 64 s one more code, 5 more
@@ -225,23 +225,23 @@ def test_a_hundred_new_codes_and_guesses_never_pair(tmp_path):
 
 def test_each_lock_out_is_longer_until_a_phone_pairs():
     clock = Clock()
-    pairing = Pairing(clock, lambda: "1234")
+    pairing = Pairing(clock, lambda: "123456")
     waits = []
     for _ in range(8):
         pairing.new_code()
         for _ in range(TRIES):
-            assert pairing.pair("0000") is None
+            assert pairing.pair("000000") is None
         with pytest.raises(TooSoon) as e:
             pairing.new_code()
         waits.append(e.value.seconds)
         clock.now += e.value.seconds
     assert waits == [60, 120, 240, 480, 960, 1920, 3600, 3600]
     pairing.new_code()
-    assert pairing.pair("1234") is not None
+    assert pairing.pair("123456") is not None
     clock.now += LIFETIME
     pairing.new_code()
     for _ in range(TRIES):
-        pairing.pair("0000")
+        pairing.pair("000000")
     with pytest.raises(TooSoon) as e:
         pairing.new_code()
     assert e.value.seconds == 60  # pairing starts the count again
@@ -433,8 +433,8 @@ def test_every_post_is_small_whole_json(served, extra, body, status):
     ("path", "body", "says"),
     [
         ("/api/settings", b"[" * 4000, "body: nested too deep"),
-        ("/api/pair", json.dumps({"code": "\ud800"}).encode(), 'pairing: send {"code": "1234"}'),
-        ("/api/pair", json.dumps({"code": "١٢٣٤"}).encode(), 'pairing: send {"code": "1234"}'),
+        ("/api/pair", json.dumps({"code": "\ud800"}).encode(), 'pairing: send {"code": "123456"}'),
+        ("/api/pair", json.dumps({"code": "١٢٣٤٥٦"}).encode(), 'pairing: send {"code": "123456"}'),
         ("/api/settings", b'{"nope": 1}', 'settings: unknown key "nope"'),
         ("/api/settings", b'{"targt": 45, "target": 40}', 'settings: unknown key "targt"'),
     ],
@@ -496,7 +496,7 @@ def test_a_following_page_is_dropped_by_the_kernel_when_it_vanishes():
 
 
 def test_the_code_is_not_in_the_events_repr():
-    assert "1234" not in repr(ShowCode("1234", 60.0))
+    assert "123456" not in repr(ShowCode("123456", 60.0))
 
 
 @pytest.mark.parametrize(

@@ -207,8 +207,8 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
 @pytest.mark.parametrize(
     ("typed", "said"),
     [
-        (lambda code: f"{(int(code) + 1) % 10000:04d}", "Wrong or expired code"),
-        (lambda code: "x" + code[1:], "Type the four digits shown on the table"),
+        (lambda code: f"{(int(code) + 1) % 10**6:06d}", "Wrong or expired code"),
+        (lambda code: "x" + code[1:], "Type the six digits shown on the table"),
     ],
 )
 def test_a_wrong_code_is_refused_on_the_page_in_its_words(browser_page, table, typed, said):

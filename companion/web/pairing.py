@@ -5,7 +5,8 @@ A code lives ``LIFETIME`` seconds, and a new one is made at most once a ``LIFETI
 (asking sooner is refused with the seconds to wait). Wrong guesses are counted across
 codes: after ``TRIES`` of them the code is dropped and pairing is locked for a
 ``LIFETIME``, doubled at each lock-out up to ``LOCK_MAX``, until a phone pairs. So a
-script gets 5 guesses a minute at first and fewer after: 4 digits hold for days.
+script gets 5 guesses a minute at first and 5 an hour after: about 3,600 a month
+against a million codes, a chance of about 1 in 280 (docs/web.md).
 Tokens live as long as the server: a restart unpairs.
 """
 
@@ -19,7 +20,7 @@ from collections.abc import Callable
 LIFETIME = 60.0  # seconds a code is shown and accepted; one new code per LIFETIME
 TRIES = 5  # wrong codes, in all, before a lock-out
 LOCK_MAX = 3600.0  # the longest lock-out, seconds
-DIGITS = 4
+DIGITS = 6  # a million codes: docs/web.md works out the odds of guessing one
 TOKENS = 32  # paired sessions kept; the oldest is forgotten past that
 
 

@@ -209,7 +209,7 @@ class WebServer(Closing):
     def pair(self, code: str) -> str | None:
         if not well_formed(code):  # before comparing: nothing odd reaches the bytes
             raise Refused(
-                HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "1234"}', "web.error.code"
+                HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "123456"}', "web.error.code"
             )
         with self._lock:
             token = self.pairing.pair(code)
@@ -580,7 +580,7 @@ class _Handler(BaseHTTPRequestHandler):
         code = data.get("code") if isinstance(data, dict) else None
         if not isinstance(code, str):
             raise Refused(
-                HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "1234"}', "web.error.code"
+                HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "123456"}', "web.error.code"
             )
         token = self.web.pair(code)
         if token is None:
