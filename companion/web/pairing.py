@@ -6,7 +6,7 @@ A code lives ``LIFETIME`` seconds, and a new one is made at most once a ``LIFETI
 codes: after ``TRIES`` of them the code is dropped and pairing is locked for a
 ``LIFETIME``, doubled at each lock-out up to ``LOCK_MAX``, until a phone pairs. So a
 script gets 5 guesses a minute at first and 5 an hour after: about 3,600 a month
-against a million codes, a chance of about 1 in 280 (docs/web.md).
+against a million codes, a chance of about 1 in 276 (docs/web.md).
 Tokens live as long as the server: a restart unpairs.
 """
 
