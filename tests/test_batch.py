@@ -266,3 +266,18 @@ def test_an_input_that_fails_while_read_is_one_line():
         out.getvalue() == ""
         and err.getvalue() == "/proc/self/mem: cannot read: Input/output error\n"
     )
+
+
+def test_a_document_may_hold_a_line_that_is_a_whole_object(tmp_path):
+    text = '{"players": 3, "rounds": [\n{"plays": [[1, 3], [2, 5], [4, 8]]}\n]}\n'
+    code, out, err = run(tmp_path, text.encode())
+    assert code == 0 and err == "" and json.loads(out)["round"] == 1
+
+
+def test_past_the_document_size_a_bad_first_line_still_starts_a_batch(tmp_path, monkeypatch):
+    monkeypatch.setattr(replay_cli, "DOCUMENT_MAX", 1000)
+    lines = ["{oops"] + [GOOD] * 40
+    for jobs in (1, 2):
+        code, out, err = run(tmp_path, batch(lines), jobs=jobs)
+        assert code == 2 and err.count("\n") == 1
+        check_answers(out, ["not valid JSON"] + [None] * 40)

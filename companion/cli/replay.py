@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import codecs
 import collections
-import io
 import itertools
 import json
 import os
@@ -69,16 +68,15 @@ def _replay_stream(
     stream: IO[bytes], name: str, as_json: bool, out: TextIO, err: TextIO, jobs: int, lang: str
 ) -> int:
     try:
-        head = stream.read(DOCUMENT_MAX + 1)
+        head, whole = _head(stream)
     except OSError as e:
         raise ReadError(e) from e
-    if head.startswith(codecs.BOM_UTF8):
-        head = head[len(codecs.BOM_UTF8) :]
-    if len(head) <= DOCUMENT_MAX:  # the whole input: one document, or a small batch
+    if whole:  # the whole input, small: one document, or a small batch
+        text = b"".join(head)
         try:
-            doc = parse_json(head)
+            doc = parse_json(text)
         except RecordError as e:
-            if not is_batch(head):
+            if not is_batch(text):
                 err.write(f"{name}: {e}\n")
                 return EXIT_BAD_INPUT
         else:
@@ -87,7 +85,36 @@ def _replay_stream(
     return _replay_many(lines, name, as_json, out, err, jobs, lang)
 
 
-DOCUMENT_MAX = LINE_MAX  # a file larger than this is always a batch
+DOCUMENT_MAX = 16 * 1024 * 1024  # one document is at most this; a larger input is a batch
+
+
+def _head(stream: IO[bytes]) -> tuple[list[bytes], bool]:
+    """The first lines of ``stream``, each with its newline, read until what the input is
+    can be told, and whether they are the whole input (else a batch follows).
+
+    A batch is known as soon as its first non-blank line is a whole JSON object and
+    another non-blank line follows, or the input is longer than ``DOCUMENT_MAX``: a big
+    batch costs a line or two of look-ahead. A line longer than ``LINE_MAX`` is read in
+    pieces of that size (a document may be one long line).
+    """
+    head: list[bytes] = []
+    size = 0
+    first_is_object: bool | None = None
+    while line := stream.readline(LINE_MAX + 1):
+        if not head and line.startswith(codecs.BOM_UTF8):
+            line = line[len(codecs.BOM_UTF8) :]
+        head.append(line)
+        size += len(line)
+        body = line[:-1] if line.endswith(b"\n") else line
+        if size > DOCUMENT_MAX:
+            return head, False
+        if _blank(body):
+            continue
+        if first_is_object is None:
+            first_is_object = _is_object(body)
+        elif first_is_object:
+            return head, False
+    return head, True
 
 
 def is_batch(text: bytes) -> bool:
@@ -103,21 +130,22 @@ def is_batch(text: bytes) -> bool:
 
 
 class _Prefixed:
-    """``head``, already read, then the rest of ``stream``: its lines, as ``readline``."""
+    """The lines already read (``head``), then the rest of ``stream``, as ``readline``."""
 
-    def __init__(self, head: bytes, stream: IO[bytes]):
-        self._head = io.BytesIO(head)
+    def __init__(self, head: list[bytes], stream: IO[bytes]):
+        self._head = collections.deque(head)
         self._stream = stream
-        self._in_head = True
 
     def readline(self, size: int = -1) -> bytes:
-        if not self._in_head:
+        if not self._head:
             return self._stream.readline(size)
-        line = self._head.readline(size)
-        if line.endswith(b"\n") or len(line) == size:
+        line = self._head.popleft()
+        if 0 <= size < len(line):
+            self._head.appendleft(line[size:])
+            return line[:size]
+        if line.endswith(b"\n") or self._head:
             return line
-        self._in_head = False  # the head ends inside this line: the stream continues it
-        self._head = io.BytesIO()
+        # The head ends inside this line: the stream continues it.
         return line + self._stream.readline(size - len(line) if size >= 0 else -1)
 
 
