@@ -163,3 +163,9 @@ def test_import_into_a_history_that_cannot_be_written_is_one_line(tmp_path, monk
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"companion history: history {folder / 'history.sqlite'}: ")
     assert "readonly" in err or "read-only" in err or "unable to open" in err
+
+
+def test_a_state_folder_with_control_characters_is_named_escaped(tmp_path):
+    code, out, err = history("--state-dir", str(tmp_path / "no\x1b[2Jwhere"), "import", "-")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err[:-1].isprintable() and "\x1b" not in err and "no\\x1b[2Jwhere" in err

@@ -70,7 +70,10 @@ def history_command(
         finally:
             store.close()
     except (CompanionError, OSError) as e:
-        report(str(e) if isinstance(e, CompanionError) else f"{e.filename}: {os_reason(e)}")
+        if isinstance(e, CompanionError):
+            report(str(e))
+        else:
+            report(f"{clip(str(e.filename), PATH_SHOWN)}: {clip(os_reason(e))}")
         return EXIT_BAD_INPUT
     return 0
 
@@ -90,7 +93,7 @@ def _folder(state_dir: str | None, configured: Path) -> Path:
     if not folder.is_dir():
         where = "--state-dir" if state_dir else "[paths] state_dir"
         why = "not a folder" if folder.exists() else "no such folder"
-        raise CompanionError(f"{where} {folder}: {why}")
+        raise CompanionError(f"{where} {clip(str(folder), PATH_SHOWN)}: {why}")
     return folder
 
 
