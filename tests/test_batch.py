@@ -10,7 +10,8 @@ import random
 import pytest
 
 from companion.cli import replay as replay_cli
-from companion.cli.replay import PARALLEL_MIN_GAMES, json_lines, replay_command
+from companion.cli.lines import LINE_MAX
+from companion.cli.replay import PARALLEL_MIN_GAMES, is_batch, replay_command
 from companion.game.randgame import random_game
 from companion.game.record import GameRecord
 
@@ -111,25 +112,59 @@ def test_a_broken_document_is_one_error(tmp_path):
     code, out, err = run(tmp_path, text.replace('"players": 3,', '"players": 3', 1).encode())
     assert code == 2 and out == ""
     assert err == "batch.jsonl: not valid JSON: Expecting ',' delimiter at line 3 column 3\n"
-    # The first line decides: a batch starts with a whole JSON object on its line.
+    # A line that is a whole object makes it a batch, whatever the first line holds.
     code, out, err = run(tmp_path, batch(["[1, 2]", GOOD, GOOD]))
-    assert code == 2 and out == "" and err.count("\n") == 1
+    assert code == 2 and err.count("\n") == 1
+    check_answers(out, ["a game record is a JSON object, got a list", None, None])
 
 
-def test_json_lines_decision():
-    assert json_lines(b"{}\n{oops\n") == ["{}", "{oops"]
-    assert json_lines(b"\xef\xbb\xbf\n{}\r\n[]") == ["", "{}\r", "[]"]
-    assert json_lines('{"a": "\u2028"}\n{}'.encode()) == ['{"a": "\u2028"}', "{}"]
-    # A file that is not all UTF-8 keeps its lines as bytes, each decoded on its own.
-    assert json_lines(b'{}\n{"\xff": 1}') == [b"{}", b'{"\xff": 1}']
-    # Only the first line's shape counts, not what its values hold.
-    for first in (b'{"players": NaN}', b'{"players": ' + b"9" * 5000 + b"}", b'{"\xff": 1}'):
-        lines = json_lines(first + b"\n{}")
-        assert lines is not None and len(lines) == 2
-    assert json_lines(b"{\n}\n{}") is None  # a document whose first line is not whole
-    assert json_lines(b"[]\n{}") is None
-    assert json_lines(b"") is None and json_lines(b"\n\n") is None
-    assert json_lines(b'\n{"players": NaN}\n\n') is None  # one line: one document
+@pytest.mark.parametrize(
+    "first",
+    ["{oops", "garbage", "[1, 2]", '{"players": NaN}', "", '{"players": 3', "}" * 100],
+)
+def test_a_bad_first_line_does_not_void_the_batch(tmp_path, first):
+    code, out, err = run(tmp_path, batch([first, GOOD, "{oops", GOOD]))
+    assert code == 2 and err.count("\n") == 2
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert len(answers) == 4
+    assert answers[0]["error"].startswith("line 1: ") and answers[2]["error"].startswith("line 3: ")
+    assert answers[1]["round"] == 1 and answers[3]["round"] == 1
+
+
+def test_batch_decision():
+    """Only for text that is not one JSON document: whether it is lines."""
+    assert is_batch(b"{}\n{oops\n") and is_batch(b"{oops\n{}\n")
+    assert is_batch(b"\xef\xbb\xbf\n[]\r\n{}") and is_batch(b'[]\n{"\xff": 1}')
+    # Only a line's shape counts, not what its values hold.
+    for line in (b'{"players": NaN}', b'{"players": ' + b"9" * 5000 + b"}", b'{"\xff": 1}'):
+        assert is_batch(b"[oops\n" + line)
+    assert not is_batch(b"{\n}\n{")  # a broken document: no line is an object
+    assert not is_batch(b"[]\n[oops")
+    assert not is_batch(b"") and not is_batch(b"\n\n")
+    assert not is_batch(b'\n{"players": NaN}\n\n')  # one line: one document
+
+
+def test_a_line_too_long_is_one_answer_and_the_batch_goes_on(tmp_path):
+    long = b'{"players": 3, "note": "' + b"x" * LINE_MAX + b'"}'
+    for jobs in (1, 2):
+        code, out, err = run(tmp_path, batch([GOOD, long, GOOD]), jobs=jobs)
+        assert code == 2 and err.count("\n") == 1
+        check_answers(out, [None, "longer than 1 MB (1048576 bytes), not read", None])
+    # The last line too, without its newline; a line of exactly the cap is read.
+    code, out, _ = run(tmp_path, batch([GOOD, long])[:-1])
+    check_answers(out, [None, "longer than 1 MB"])
+    exact = b'{"players": 3, "rounds": [{"plays": [[1, 3], [2, 5], [4, 8]]}]' + b" " * LINE_MAX
+    code, out, _ = run(tmp_path, batch([GOOD, exact[:LINE_MAX] + b"}"]))
+    check_answers(out, [None, "longer than 1 MB"])
+    code, out, _ = run(tmp_path, batch([GOOD, exact[: LINE_MAX - 1] + b"}"]))
+    check_answers(out, [None, None])
+
+
+def test_a_folder_is_refused_in_one_line(tmp_path):
+    (tmp_path / "games").mkdir()
+    out, err = io.StringIO(), io.StringIO()
+    assert replay_command("games", as_json=True, out=out, err=err) == 2
+    assert out.getvalue() == "" and err.getvalue() == "games: cannot read: a folder, not a file\n"
 
 
 def many_games(count: int, bad_every: int = 0) -> tuple[list[str], list[str | None]]:
@@ -224,13 +259,25 @@ def test_jobs_are_bounded(capsys):
     assert e.value.code == 2 and "jobs is a whole number 0..64" in capsys.readouterr().err
 
 
-def test_an_endless_input_is_refused_not_read_forever(monkeypatch):
-    from companion.cli import replay as cli_replay
-
-    monkeypatch.setattr(cli_replay, "READ_MAX", 1000)
+def test_an_input_that_fails_while_read_is_one_line():
     out, err = io.StringIO(), io.StringIO()
-    assert cli_replay.replay_command("/dev/zero", as_json=True, out=out, err=err) == 2
+    assert replay_command("/proc/self/mem", as_json=True, out=out, err=err) == 2
     assert (
-        err.getvalue()
-        == "/dev/zero: cannot read: larger than 0 MB: split it into smaller batches\n"
+        out.getvalue() == ""
+        and err.getvalue() == "/proc/self/mem: cannot read: Input/output error\n"
     )
+
+
+def test_a_document_may_hold_a_line_that_is_a_whole_object(tmp_path):
+    text = '{"players": 3, "rounds": [\n{"plays": [[1, 3], [2, 5], [4, 8]]}\n]}\n'
+    code, out, err = run(tmp_path, text.encode())
+    assert code == 0 and err == "" and json.loads(out)["round"] == 1
+
+
+def test_past_the_document_size_a_bad_first_line_still_starts_a_batch(tmp_path, monkeypatch):
+    monkeypatch.setattr(replay_cli, "DOCUMENT_MAX", 1000)
+    lines = ["{oops"] + [GOOD] * 40
+    for jobs in (1, 2):
+        code, out, err = run(tmp_path, batch(lines), jobs=jobs)
+        assert code == 2 and err.count("\n") == 1
+        check_answers(out, ["not valid JSON"] + [None] * 40)

@@ -216,3 +216,36 @@ def test_the_protocol_doc_shows_what_the_bot_answers() -> None:
     assert len(pairs) >= 3
     replies = _run([request.encode() + b"\n" for request, _ in pairs], "normal", seed=0)
     assert [json.dumps(r, separators=(",", ":")) for r in replies] == [a for _, a in pairs]
+
+
+def test_a_line_longer_than_the_cap_is_one_error_and_the_bot_reads_on() -> None:
+    good = _line({"ask": "cards", "game": {"players": 3}, "seat": 1})
+    long = b'{"ask": "cards", "note": "' + b"x" * (3 * 1024 * 1024) + b'"}\n'
+    replies = _run([good, long, good, long[:-1]], "easy")
+    error = {"error": "the request line is longer than 1 MB (1048576 bytes), not read"}
+    assert replies[1] == error and replies[3] == error
+    assert set(replies[0]) == set(replies[2]) == {"cards"} and len(replies) == 4
+
+
+@pytest.mark.slow
+def test_a_50_mb_line_is_answered_within_a_memory_limit(tmp_path) -> None:
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (256 * 1024 * 1024,) * 2)
+
+    good = _line({"ask": "cards", "game": {"players": 3}, "seat": 1})
+    (tmp_path / "in.jsonl").write_bytes(b"[" * (50 * 1024 * 1024) + b"\n" + good)
+    with open(tmp_path / "in.jsonl", "rb") as requests:
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "bot", "--strength", "easy"],
+            stdin=requests,
+            capture_output=True,
+            preexec_fn=limited,
+            cwd=tmp_path,
+            timeout=60,
+        )
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and done.stderr == b""
+    assert replies[0] == {"error": "the request line is longer than 1 MB (1048576 bytes), not read"}
+    assert set(replies[1]) == {"cards"} and len(replies) == 2

@@ -493,3 +493,14 @@ def test_the_example_board_file_is_a_board():
 
     board = named_board(str(DOCS / "board.example.json"))
     assert len(board.rates) == 16 and board.rates[0] is None and board.name is None
+
+
+@pytest.mark.parametrize("where", ["[game]\n", "", "[pins.buzzer]\n"])
+def test_an_unknown_key_is_cut_and_its_control_characters_escaped(tmp_path, where):
+    key = "k" * 100_000 + "\\u0007\\u001b[31m"
+    path = write(tmp_path, f'{where}"\\u001b[2J{key}" = 1\n')
+    with pytest.raises(config.ConfigError) as e:
+        config.load(path)
+    message = str(e.value)
+    assert message.isprintable() and len(message) < len(str(path)) + 200
+    assert "\\x1b[2Jkkk" in message and "unknown" in message

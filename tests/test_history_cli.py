@@ -116,3 +116,56 @@ def test_a_newer_history_is_refused_with_one_line(tmp_path):
     db.close()
     code, out, err = history("--state-dir", str(tmp_path))
     assert code == 2 and out == "" and err.count("\n") == 1 and "version 7" in err
+
+
+def test_a_folder_as_the_import_file_is_one_line(tmp_path):
+    (tmp_path / "games").mkdir()
+    code, out, err = history("--state-dir", str(tmp_path), "import", str(tmp_path / "games"))
+    assert code == 2 and out == ""
+    assert err == f"companion history: {tmp_path / 'games'}: cannot read: a folder, not a file\n"
+
+
+def test_an_import_line_longer_than_the_cap_is_refused_by_its_number(tmp_path):
+    good = record().to_json()
+    long = '{"players": 3, "note": "' + "x" * (2 * 1024 * 1024) + '"}'
+    (tmp_path / "in.jsonl").write_text(f"{good}\n{long}\n{good}\n")
+    code, out, err = history("--state-dir", str(tmp_path), "import", str(tmp_path / "in.jsonl"))
+    assert code == 2 and out == ""
+    assert err.endswith(": line 2: longer than 1 MB (1048576 bytes), not read\n")
+    assert err.count("\n") == 1
+
+
+def test_import_into_a_history_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
+    """A read-only folder: SQLite opens the history but refuses the write. (Root writes
+    anywhere, so the refusal is made as SQLite makes it when the tests run as root.)"""
+    import os
+    import sqlite3
+
+    good = record().to_json()
+    (tmp_path / "in.jsonl").write_text(f"{good}\n")
+    folder = tmp_path / "s"
+    folder.mkdir()
+    assert history("--state-dir", str(folder), "import", str(tmp_path / "in.jsonl"))[0] == 0
+    (tmp_path / "more.jsonl").write_text(f"{record(target=7).to_json()}\n")
+    if os.geteuid() != 0:
+        (folder / "history.sqlite").chmod(0o444)
+        folder.chmod(0o555)
+    else:
+
+        def read_only(self, records, kept=None):
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+        monkeypatch.setattr(History, "add_all", read_only)
+    try:
+        code, out, err = history("--state-dir", str(folder), "import", str(tmp_path / "more.jsonl"))
+    finally:
+        folder.chmod(0o755)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"companion history: history {folder / 'history.sqlite'}: ")
+    assert "readonly" in err or "read-only" in err or "unable to open" in err
+
+
+def test_a_state_folder_with_control_characters_is_named_escaped(tmp_path):
+    code, out, err = history("--state-dir", str(tmp_path / "no\x1b[2Jwhere"), "import", "-")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err[:-1].isprintable() and "\x1b" not in err and "no\\x1b[2Jwhere" in err

@@ -271,3 +271,10 @@ def test_no_display_for_the_window_is_one_line(monkeypatch):
     code, out, err = simulate("--players", "2", "--fast", "--window")
     assert (code, out) == (2, "")
     assert err == "companion simulate: --window: no display to open a window on (is DISPLAY set?)\n"
+
+
+def test_a_folder_as_the_script_is_one_line(tmp_path):
+    (tmp_path / "scripts").mkdir()
+    code, out, err = simulate("--players", "3", "--script", str(tmp_path / "scripts"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.endswith("scripts: cannot read: a folder, not a file\n")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ..errors import CompanionError
+from ..errors import CompanionError, clip
 from ..game.boards import board_named, profile_names
 from ..game.settings import CONTRAST, DEFAULTS, TARGET, VOLUME
 from ..hw.panels import CONTROLLERS, SPI_ONLY
@@ -230,6 +230,7 @@ def buzzer(value: object) -> int | None:
     if isinstance(value, dict):
         for key in value:
             if key != "pin":
+                key = clip(key, SHOWN)
                 raise _Wrong(f"unknown key{_did_you_mean(key, ['pin'])}", f".{key}", show=False)
         if "pin" not in value:
             raise _Wrong("missing", ".pin", show=False)
@@ -495,15 +496,18 @@ def _check_value(spec: Key, value: object, label: str, layer: _Layer) -> object:
 
 
 def _unknown(name: str, schema: Schema, at: tuple[str, ...], layer: _Layer) -> ConfigError:
+    """The message for a key the schema does not have: the key as the file wrote it, cut to
+    80 characters with its control characters escaped (a key may be any quoted string)."""
+    key = clip(name, SHOWN)
     if at:
         known = list(schema)
-        hint = _did_you_mean(name, known) or f" (known: {', '.join(known)})"
-        return layer.error(_label(at, name), f"unknown key{hint}")
+        hint = _did_you_mean(key, known) or f" (known: {', '.join(known)})"
+        return layer.error(_label(at, key), f"unknown key{hint}")
     homes = [s for s, keys in schema.items() if isinstance(keys, dict) and name in keys]
     if homes:  # a key written above every section header
         return layer.error(name, f"outside its section (put it under [{homes[0]}])")
-    hint = _did_you_mean(name, list(schema), "[{}]") or f" (known: {', '.join(schema)})"
-    return layer.error(f"[{name}]", f"unknown section{hint}")
+    hint = _did_you_mean(key, list(schema), "[{}]") or f" (known: {', '.join(schema)})"
+    return layer.error(f"[{key}]", f"unknown section{hint}")
 
 
 def _complete(data: dict, schema: Schema, at: tuple[str, ...], layer: _Layer) -> None:
@@ -696,9 +700,13 @@ def _did_you_mean(word: str, choices: Sequence[str], form: str = "{}") -> str:
 
 
 def _shown(value: object) -> str:
-    """A value as TOML writes it, on one line, cut to ``SHOWN`` characters."""
+    """A value as TOML writes it, on one line, cut to ``SHOWN`` characters, its control
+    characters escaped."""
     written = _toml(value)
-    return written if len(written) <= SHOWN else written[: SHOWN - 1] + "…"
+    escaped = clip(written[:SHOWN], 10 * SHOWN)  # escaped only: never cut here
+    if len(written) <= SHOWN and len(escaped) <= SHOWN:
+        return escaped
+    return escaped[: SHOWN - 1] + "…"
 
 
 def _toml(value: object) -> str:

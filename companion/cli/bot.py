@@ -2,7 +2,8 @@
 chess engine. The protocol is in docs/bot-protocol.md.
 
 One answer line per request line, flushed at once; a bad request is answered with
-``{"error": "..."}`` and the bot reads on. End of input ends it with status 0.
+``{"error": "..."}`` and the bot reads on, a line longer than 1 MB too (it is read in
+pieces and thrown away, never held whole). End of input ends it with status 0.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from ..game.jsontext import parse_json
 from ..game.record import GameRecord
 from ..game.search import Clock
 from ..rules import RecordError
+from .lines import TOO_LONG_MESSAGE, read_lines
 
 ASKS = ("cards", "trade")
+TOO_LONG_ERROR = f"the request line is {TOO_LONG_MESSAGE}"
 
 
 def bot_command(
@@ -32,8 +35,9 @@ def bot_command(
     """Answer every request line of ``inp`` on ``out``. ``budget_ms`` on ``clock`` is the
     strong bot's time per decision; easy and normal answer at once."""
     bot = make_bot(strength, seed, budget_ms, clock)
-    for line in inp:
-        out.write(json.dumps(answer(bot, line), separators=(",", ":")) + "\n")
+    for line in read_lines(inp):  # a line is at most 1 MB: a longer one is not kept
+        said = answer(bot, line) if isinstance(line, bytes) else {"error": TOO_LONG_ERROR}
+        out.write(json.dumps(said, separators=(",", ":")) + "\n")
         out.flush()
     return 0
 

@@ -10,13 +10,14 @@ per name.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
 from ..app.effective import Effective, Report, effective
-from ..errors import CompanionError, shown
+from ..errors import CompanionError, clip, shown
 from ..game.jsontext import parse_json
 from ..game.names import SeatNameError, check_name
 from ..game.record import GameRecord
@@ -25,9 +26,10 @@ from ..storage.errors import os_reason
 from ..storage.history import Game, History, Kept
 from ..storage.stats import labels, stats
 from ..ui.catalog import Catalog, catalog
-from .replay import read_input
+from .lines import TOO_LONG_MESSAGE, Line, ReadError, TooLong, open_input, read_lines, reason
 
 EXIT_BAD_INPUT = 2
+PATH_SHOWN = 4096  # a path is named whole (control characters escaped), up to PATH_MAX
 NAME = "companion history"
 
 
@@ -63,10 +65,15 @@ def history_command(
             games = list(_games(store))
             write = {"list": _list, "export": _export, "stats": _stats}[verb]
             write(games, as_json, words, out)
+        except sqlite3.Error as e:  # a history that cannot be written (a read-only folder)
+            raise CompanionError(f"history {store.path}: {clip(str(e), PATH_SHOWN)}") from None
         finally:
             store.close()
     except (CompanionError, OSError) as e:
-        report(str(e) if isinstance(e, CompanionError) else f"{e.filename}: {os_reason(e)}")
+        if isinstance(e, CompanionError):
+            report(str(e))
+        else:
+            report(f"{clip(str(e.filename), PATH_SHOWN)}: {clip(os_reason(e))}")
         return EXIT_BAD_INPUT
     return 0
 
@@ -86,7 +93,7 @@ def _folder(state_dir: str | None, configured: Path) -> Path:
     if not folder.is_dir():
         where = "--state-dir" if state_dir else "[paths] state_dir"
         why = "not a folder" if folder.exists() else "no such folder"
-        raise CompanionError(f"{where} {folder}: {why}")
+        raise CompanionError(f"{where} {clip(str(folder), PATH_SHOWN)}: {why}")
     return folder
 
 
@@ -107,31 +114,36 @@ def _games(store: History) -> Iterable[Game]:
 def read_games(file: str) -> tuple[list[GameRecord], list[Kept]]:
     """Every line of ``file`` (``-``: standard input) as a record the rules accept, of a
     game played, with what the export kept of it; the first bad line raises a
-    CompanionError naming ``file`` and the line."""
-    name = "<stdin>" if file == "-" else file
-    lines = _read(file, name).split(b"\n")
-    if not lines[-1]:
-        lines.pop()
+    CompanionError naming ``file`` and the line. A line is at most 1 MB, and is read so:
+    a longer one is that line's error, never read into memory whole."""
+    name = "<stdin>" if file == "-" else clip(file, PATH_SHOWN)
+    try:
+        stream = open_input(file)
+    except OSError as e:
+        raise CompanionError(f"{name}: cannot read: {reason(e)}") from None
+    except ValueError as e:  # a NUL in the path
+        raise CompanionError(f"{name}: cannot read: {clip(str(e))}") from None
     records, kept = [], []
-    for number, line in enumerate(lines, 1):
-        try:
-            record, more = _game(line)
-        except (CompanionError, RecursionError) as e:
-            why = str(e) if isinstance(e, CompanionError) else "nested too deeply to replay"
-            raise CompanionError(f"{name}: line {number}: {why}") from None
-        records.append(record)
-        kept.append(more)
+    try:
+        for number, line in enumerate(read_lines(stream), 1):
+            try:
+                record, more = _game(line)
+            except (CompanionError, RecursionError) as e:
+                why = str(e) if isinstance(e, CompanionError) else "nested too deeply to replay"
+                raise CompanionError(f"{name}: line {number}: {why}") from None
+            records.append(record)
+            kept.append(more)
+    except ReadError as e:
+        raise CompanionError(f"{name}: cannot read: {reason(e.error)}") from None
+    finally:
+        if file != "-":
+            stream.close()
     return records, kept
 
 
-def _read(file: str, name: str) -> bytes:
-    try:
-        return read_input(file)
-    except ValueError as e:  # too large
-        raise CompanionError(f"{name}: {e}") from None
-
-
-def _game(line: bytes) -> tuple[GameRecord, Kept]:
+def _game(line: Line) -> tuple[GameRecord, Kept]:
+    if isinstance(line, TooLong):
+        raise CompanionError(TOO_LONG_MESSAGE)
     if not line.strip():
         raise CompanionError("empty line")
     data = parse_json(line)

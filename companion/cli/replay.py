@@ -9,23 +9,33 @@ order: a game that cannot be replayed never stops the games after it.
 from __future__ import annotations
 
 import codecs
+import collections
+import itertools
 import json
 import os
-import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, AnyStr, TextIO
+from collections.abc import Iterable, Iterator
+from typing import IO, TYPE_CHECKING, TextIO
 
 from ..errors import CompanionError, clip
 from ..game.jsontext import parse_json
 from ..game.record import GameRecord, state_to_dict
 from ..rules import RecordError
 from ..ui.catalog import DEFAULT, catalog
+from .lines import (
+    LINE_MAX,
+    TOO_LONG_MESSAGE,
+    Line,
+    ReadError,
+    TooLong,
+    open_input,
+    read_lines,
+    reason,
+)
 
 if TYPE_CHECKING:  # the process pool and the narration load only when a batch needs them
     import concurrent.futures
 
 EXIT_BAD_INPUT = 2
-Lines = list[str] | list[bytes]  # a batch's lines: text, or bytes if not all UTF-8
 
 
 def replay_command(
@@ -33,95 +43,110 @@ def replay_command(
 ) -> int:
     """Replay FILE (or - for stdin); ``jobs`` processes for JSON Lines (0: every usable CPU).
 
-    ``lang`` is the narration's language; ``--json`` output has no words to translate."""
+    ``lang`` is the narration's language; ``--json`` output has no words to translate.
+    A batch is read and answered a line at a time: memory stays bounded whatever its size."""
     name = "<stdin>" if path == "-" else clip(path)
     try:
-        data = read_input(path)
+        stream = open_input(path)
     except OSError as e:
-        err.write(f"{name}: cannot read: {e.strerror or type(e).__name__}\n")
+        err.write(f"{name}: cannot read: {reason(e)}\n")
         return EXIT_BAD_INPUT
-    except (ValueError, MemoryError) as e:  # a NUL in the path; a file larger than memory
+    except ValueError as e:  # a NUL in the path
         err.write(f"{name}: cannot read: {clip(str(e)) or type(e).__name__}\n")
         return EXIT_BAD_INPUT
     try:
-        doc = parse_json(data)
-    except Exception as e:  # not one document: JSON Lines, or a broken file
-        lines = json_lines(data)
-        if lines is None:
-            err.write(f"{name}: {_why(e)}\n")
-            return EXIT_BAD_INPUT
-        return _replay_many(lines, name, as_json, out, err, jobs, lang)
-    return _replay_one(doc, name, as_json, out, err, lang)
+        return _replay_stream(stream, name, as_json, out, err, jobs, lang)
+    except ReadError as e:  # the input failed while it was read: the answers so far stand
+        err.write(f"{name}: cannot read: {reason(e.error)}\n")
+        return EXIT_BAD_INPUT
+    finally:
+        if path != "-":
+            stream.close()
 
 
-READ_MAX = 256 * 1024 * 1024  # about 250,000 games; more is not a batch but /dev/zero
-
-
-def read_input(path: str) -> bytes:
-    """The bytes of ``path`` (``-``: standard input), at most ``READ_MAX``: OSError when it
-    cannot be read, ValueError when it is larger."""
-    if path == "-":
-        if sys.stdin is None:  # started with standard input closed
-            raise OSError(0, "no standard input")
-        data = sys.stdin.buffer.read(READ_MAX + 1)
-    else:
-        with open(path, "rb") as f:
-            data = f.read(READ_MAX + 1)
-    if len(data) > READ_MAX:
-        raise ValueError(f"larger than {READ_MAX // 2**20} MB: split it into smaller batches")
-    return data
-
-
-def json_lines(data: bytes) -> Lines | None:
-    """The lines of ``data`` if it is a JSON Lines batch, else None (one document).
-
-    It is a batch when its first non-blank line is a whole JSON object on its own and
-    another non-blank line follows: a pretty-printed record with a mistake, or a file of
-    a single line, stays one document with one error. Lines end at "\\n" only (a "\\r"
-    before it is JSON whitespace); the newline that ends the last line does not start
-    another. The lines are text, or bytes if the file is not all UTF-8: each line is
-    then decoded on its own, and a bad one is only that line's error.
-    """
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8) :]
+def _replay_stream(
+    stream: IO[bytes], name: str, as_json: bool, out: TextIO, err: TextIO, jobs: int, lang: str
+) -> int:
     try:
-        lines: Lines = _split(data.decode("utf-8"), "\n")
-    except UnicodeDecodeError:
-        lines = _split(data, b"\n")
-    filled = (line for line in lines if not _blank(line))
-    first, second = next(filled, None), next(filled, None)
-    if first is None or second is None:
-        return None
-    return lines if _is_object(first) else None
+        head, whole = _head(stream)
+    except OSError as e:
+        raise ReadError(e) from e
+    if whole:  # the whole input, small: one document, or a small batch
+        text = b"".join(head)
+        try:
+            doc = parse_json(text)
+        except RecordError as e:
+            if not is_batch(text):
+                err.write(f"{name}: {e}\n")
+                return EXIT_BAD_INPUT
+        else:
+            return _replay_one(doc, name, as_json, out, err, lang)
+    lines = read_lines(_Prefixed(head, stream))
+    return _replay_many(lines, name, as_json, out, err, jobs, lang)
 
 
-def _split(text: AnyStr, newline: AnyStr) -> list[AnyStr]:
-    # split, not splitlines: U+2028 may sit inside a JSON string, and "\r" alone is no end.
-    lines = text.split(newline)
-    if not lines[-1]:
-        lines.pop()
-    return lines
+DOCUMENT_MAX = 16 * 1024 * 1024  # one document is at most this; a larger input is a batch
 
 
-def _blank(line: str | bytes) -> bool:
-    return not line or line.isspace()
+def _head(stream: IO[bytes]) -> tuple[list[bytes], bool]:
+    """The first lines of ``stream``, each with its newline, read until what the input is
+    can be told, and whether they are the whole input (else a batch follows).
 
-
-def _is_object(line: str | bytes) -> bool:
-    """Whether ``line`` has the shape of one JSON object, whatever its values hold.
-
-    Only the shape counts: a first game with NaN, a number too long or a byte that is
-    not UTF-8 inside a string is that line's error in a batch, not the whole file's.
+    A batch is known as soon as its first non-blank line is a whole JSON object and
+    another non-blank line follows, or the input is longer than ``DOCUMENT_MAX``: a big
+    batch costs a line or two of look-ahead. A line longer than ``LINE_MAX`` is read in
+    pieces of that size (a document may be one long line).
     """
-    try:
-        text = line if isinstance(line, str) else line.decode("utf-8", "replace")
-        return isinstance(_SHAPE.decode(text), dict)
-    except (ValueError, RecursionError):
-        return False
+    head: list[bytes] = []
+    size = 0
+    first_is_object: bool | None = None
+    while line := stream.readline(LINE_MAX + 1):
+        if not head and line.startswith(codecs.BOM_UTF8):
+            line = line[len(codecs.BOM_UTF8) :]
+        head.append(line)
+        size += len(line)
+        body = line[:-1] if line.endswith(b"\n") else line
+        if size > DOCUMENT_MAX:
+            return head, False
+        if _blank(body):
+            continue
+        if first_is_object is None:
+            first_is_object = _is_object(body)
+        elif first_is_object:
+            return head, False
+    return head, True
 
 
-# Numbers stay unconverted (their length stands in): shape only, at any length.
-_SHAPE = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=len)
+def is_batch(text: bytes) -> bool:
+    """Whether ``text``, which is not one JSON document, is a JSON Lines batch.
+
+    It is when it has two non-blank lines or more and one of them, any one, is a whole
+    JSON object on its own: a bad first line is only that line's error. A pretty-printed
+    record with a mistake has no line that is a whole object, and a file of a single line
+    is one document: either gives one error. Lines end at "\\n" only.
+    """
+    filled = [line for line in text.split(b"\n") if not _blank(line)]
+    return len(filled) >= 2 and any(map(_is_object, filled))
+
+
+class _Prefixed:
+    """The lines already read (``head``), then the rest of ``stream``, as ``readline``."""
+
+    def __init__(self, head: list[bytes], stream: IO[bytes]):
+        self._head = collections.deque(head)
+        self._stream = stream
+
+    def readline(self, size: int = -1) -> bytes:
+        if not self._head:
+            return self._stream.readline(size)
+        line = self._head.popleft()
+        if 0 <= size < len(line):
+            self._head.appendleft(line[size:])
+            return line[:size]
+        if line.endswith(b"\n") or self._head:
+            return line
+        # The head ends inside this line: the stream continues it.
+        return line + self._stream.readline(size - len(line) if size >= 0 else -1)
 
 
 def _replayed(doc: object, as_json: bool, lang: str) -> str:
@@ -159,8 +184,28 @@ def _replay_one(doc: object, name: str, as_json: bool, out: TextIO, err: TextIO,
     return 0
 
 
+def _blank(line: bytes) -> bool:
+    return not line or line.isspace()
+
+
+def _is_object(line: bytes) -> bool:
+    """Whether ``line`` has the shape of one JSON object, whatever its values hold.
+
+    Only the shape counts: a game with NaN, a number too long or a byte that is not
+    UTF-8 inside a string is that line's error in a batch, not the whole file's.
+    """
+    try:
+        return isinstance(_SHAPE.decode(line.decode("utf-8", "replace")), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+# Numbers stay unconverted (their length stands in): shape only, at any length.
+_SHAPE = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=len)
+
+
 def _replay_many(
-    lines: Lines, name: str, as_json: bool, out: TextIO, err: TextIO, jobs: int, lang: str
+    lines: Iterable[Line], name: str, as_json: bool, out: TextIO, err: TextIO, jobs: int, lang: str
 ) -> int:
     status = 0
     for printed, errors in _map_chunks(lines, as_json, name, jobs, lang):
@@ -171,11 +216,11 @@ def _replay_many(
     return status
 
 
-def _replay_line(
-    number: int, line: str | bytes, as_json: bool, name: str, lang: str
-) -> tuple[str, str]:
+def _replay_line(number: int, line: Line, as_json: bool, name: str, lang: str) -> tuple[str, str]:
     """One line of a batch: (what goes to stdout, what goes to stderr). Never raises."""
     try:
+        if isinstance(line, TooLong):
+            raise RecordError(TOO_LONG_MESSAGE)
         if _blank(line):
             raise RecordError("empty line")
         printed = _replayed(parse_json(line), as_json, lang)
@@ -187,43 +232,84 @@ def _replay_line(
     return f"=== {name}: line {number}\n{printed}\n", ""
 
 
-Chunk = tuple[int, Lines, bool, str, str]  # first line number, lines, as_json, name, lang
+Chunk = tuple[int, list[Line], bool, str, str]  # first line number, lines, as_json, name, lang
 
 
 def _replay_chunk(chunk: Chunk) -> tuple[str, str]:
     """A run of lines: all they print, joined, so a worker sends back two strings."""
     first, lines, as_json, name, lang = chunk
-    batch: list[str | bytes] = list(lines)
-    answers = [_replay_line(first + i, line, as_json, name, lang) for i, line in enumerate(batch)]
+    answers = [_replay_line(first + i, line, as_json, name, lang) for i, line in enumerate(lines)]
     return "".join(a[0] for a in answers), "".join(a[1] for a in answers)
 
 
+CHUNK_LINES = 128  # lines a worker replays at a time
+CHUNK_BYTES = 256 * 1024  # a chunk ends at this size too, so that a few long lines fill it
+
+
+def _chunks(lines: Iterable[Line]) -> Iterator[tuple[int, list[Line]]]:
+    """``lines`` in runs of at most ``CHUNK_LINES`` lines and about ``CHUNK_BYTES`` bytes,
+    each with the number of its first line."""
+    chunk: list[Line] = []
+    size, first = 0, 1
+    for line in lines:
+        chunk.append(line)
+        size += len(line) if isinstance(line, bytes) else 0
+        if len(chunk) >= CHUNK_LINES or size >= CHUNK_BYTES:
+            yield first, chunk
+            first += len(chunk)
+            chunk, size = [], 0
+    if chunk:
+        yield first, chunk
+
+
 def _map_chunks(
-    lines: Lines, as_json: bool, name: str, jobs: int, lang: str
+    lines: Iterable[Line], as_json: bool, name: str, jobs: int, lang: str
 ) -> Iterator[tuple[str, str]]:
-    """Replay every line, in order; large batches spread over ``jobs`` processes."""
+    """Replay every line, in order, as it is read; large batches spread over ``jobs``
+    processes, with at most a few chunks per process read ahead."""
     jobs = jobs or usable_cpus()
-    if jobs == 1 or len(lines) < PARALLEL_MIN_GAMES:
-        batch: list[str | bytes] = list(lines)
-        yield from (_replay_line(n, line, as_json, name, lang) for n, line in enumerate(batch, 1))
+    if jobs == 1:
+        yield from (_replay_line(n, line, as_json, name, lang) for n, line in enumerate(lines, 1))
         return
-    size = max(16, len(lines) // (jobs * 8))  # a few chunks per worker keeps them all busy
-    chunks = [(i + 1, lines[i : i + size], as_json, name, lang) for i in range(0, len(lines), size)]
+    chunks = ((first, chunk, as_json, name, lang) for first, chunk in _chunks(lines))
+    ahead: list[Chunk] = []  # read before the pool starts: a small batch needs none
+    for chunk in chunks:
+        ahead.append(chunk)
+        if sum(len(c[1]) for c in ahead) >= PARALLEL_MIN_GAMES:
+            break
+    else:
+        yield from map(_replay_chunk, ahead)
+        return
+    yield from _in_pool(itertools.chain(ahead, chunks), jobs)
+
+
+def _in_pool(chunks: Iterator[Chunk], jobs: int) -> Iterator[tuple[str, str]]:
+    """The chunks' answers, in order, from ``jobs`` processes."""
     from concurrent.futures.process import BrokenProcessPool
 
-    done = 0
+    waiting: collections.deque[tuple[Chunk, concurrent.futures.Future[tuple[str, str]]]]
+    waiting = collections.deque()
     try:
         pool = _pool(jobs)
         try:
-            for answer in pool.map(_replay_chunk, chunks):
-                yield answer
-                done += 1
+            for chunk in chunks:
+                waiting.append((chunk, pool.submit(_replay_chunk, chunk)))
+                if len(waiting) >= jobs * IN_FLIGHT:
+                    yield waiting[0][1].result()
+                    waiting.popleft()
+            while waiting:
+                yield waiting[0][1].result()
+                waiting.popleft()
         finally:  # a reader that stops early (`| head`) leaves no work running
             pool.shutdown(cancel_futures=True)
     except (BrokenProcessPool, OSError):
         # A worker died (killed for memory, say) or none could start: the chunks not yet
         # answered are replayed here, so every line still gets its answer, in order.
-        yield from map(_replay_chunk, chunks[done:])
+        yield from (_replay_chunk(chunk) for chunk, _ in waiting)
+        yield from map(_replay_chunk, chunks)
+
+
+IN_FLIGHT = 3  # chunks per process submitted and not yet answered: memory stays bounded
 
 
 def usable_cpus() -> int:

@@ -25,7 +25,7 @@ from ..app.effective import Effective
 from ..app.keymap import legend, play, shipped_keymap
 from ..app.script import Line, parse_script
 from ..app.simulator import Simulator, simulator_settings
-from ..errors import CompanionError
+from ..errors import CompanionError, clip
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
@@ -36,6 +36,7 @@ from ..sim.window import Window
 from ..storage import StateDir
 from ..ui.catalog import Catalog, catalog
 from .frames import Recorder, Terminal, to_text
+from .lines import TOO_LONG_MESSAGE, ReadError, open_input, read_lines, reason
 
 EXIT_BAD_INPUT = 2
 
@@ -331,11 +332,25 @@ def _report(
 def _script(path: str | None) -> list[Line] | None:
     if path is None:
         return None
-    name = "<stdin>" if path == "-" else path[:80]
+    name = "<stdin>" if path == "-" else clip(path)
+    lines = []
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        stream = open_input(path)
+        try:  # a line is at most 1 MB: a longer one is refused, never read whole
+            for number, line in enumerate(read_lines(stream), 1):
+                if not isinstance(line, bytes):
+                    raise CompanionError(f"{name}:{number}: {TOO_LONG_MESSAGE}")
+                lines.append(line)
+        finally:
+            if path != "-":
+                stream.close()
     except OSError as e:
-        raise CompanionError(f"{name}: cannot read: {e.strerror or e}") from None
+        raise CompanionError(f"{name}: cannot read: {reason(e)}") from None
+    except ReadError as e:
+        raise CompanionError(f"{name}: cannot read: {reason(e.error)}") from None
+    except ValueError as e:  # a NUL in the path
+        raise CompanionError(f"{name}: cannot read: {clip(str(e))}") from None
+    data = b"\n".join(lines)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
