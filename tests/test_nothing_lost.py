@@ -443,3 +443,17 @@ def test_rows_that_cannot_be_read_leave_the_rest_on_the_history_screen(tmp_path)
     flow = remembered(start, NamesFile(tmp_path), History(tmp_path), said.append)
     assert len(flow.past.games) == 2
     assert len(said) == 1 and "cannot be read" in said[0]
+
+
+def test_history_import_into_a_history_that_says_no_is_one_line(tmp_path, read_only_history):
+    import io
+
+    from companion.cli.history import history_command
+
+    History(tmp_path).connect().close()
+    lines = tmp_path / "games.jsonl"
+    lines.write_text(record().to_json() + "\n")
+    read_only_history["on"] = True
+    out, err = io.StringIO(), io.StringIO()
+    code = history_command("import", None, str(tmp_path), file=str(lines), out=out, err=err)
+    assert code == 2 and err.getvalue().count("\n") == 1 and "readonly" in err.getvalue()

@@ -152,16 +152,19 @@ class HistoryRecorder(Closing):
         if not self._threaded:
             self._handle(effect)
             return
-        self.start()
+        self._started()
         self._jobs.put(effect)
 
     def start(self) -> None:
-        """Start the writing thread (threaded), which first looks through the state folder;
-        unthreaded, look through it now."""
+        """Look through the state folder (at power-on): threaded, on the writing thread,
+        started now; else at once."""
         self._sweep = self._store is not None
         if not self._threaded:
             self._write()
             return
+        self._started()
+
+    def _started(self) -> None:
         if self._thread is None and not self._closed:
             self._thread = threading.Thread(target=self._run, name="history", daemon=True)
             self._thread.start()

@@ -405,7 +405,14 @@ class History(Closing):
     def add_all(self, records: list[GameRecord], kept: list[Kept] | None = None) -> int:
         """Store every record as a game of its own, all or none, but those already in the
         history (the same record JSON: a file imported twice): the number added.
-        ``kept`` gives each record's date and names as exported (None: now, none)."""
+        ``kept`` gives each record's date and names as exported (None: now, none). A
+        history that says no (read-only, full, locked) raises a one-line StorageError."""
+        try:
+            return self._add_all(records, kept)
+        except sqlite3.Error as e:
+            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+
+    def _add_all(self, records: list[GameRecord], kept: list[Kept] | None) -> int:
         db = self.connect()
         known = {text for (text,) in db.execute("SELECT record FROM games")}
         kept = kept or [Kept()] * len(records)
