@@ -457,3 +457,17 @@ def test_history_import_into_a_history_that_says_no_is_one_line(tmp_path, read_o
     out, err = io.StringIO(), io.StringIO()
     code = history_command("import", None, str(tmp_path), file=str(lines), out=out, err=err)
     assert code == 2 and err.getvalue().count("\n") == 1 and "readonly" in err.getvalue()
+
+
+def test_the_folder_is_looked_through_at_power_on_and_after_a_game_not_every_round(tmp_path):
+    said: list[str] = []
+    table, _saver = recorder(tmp_path, said)
+    looks = []
+    kept_games = table._store.kept_games
+    table._store.kept_games = lambda: looks.append(1) or kept_games()
+    table.start()  # power-on
+    for n in (0, 1, 0, 1, 2):  # rounds played, and undone
+        table(GameChanged(record(target=30, rounds=ROUNDS[:n])))
+    assert len(looks) == 1
+    table(GameFinished(record(), UNNAMED))
+    assert len(looks) == 2 and said == []
