@@ -416,6 +416,8 @@ def bad_rows(folder: Path) -> None:
         ("b", "yesterday", 1, "[0]", None, None, '"standard"', record().to_json()),
         ("c", NOON.isoformat(), 1, "[0]", '{"vp": "x"}', None, '"standard"', "{broken"),
         ("d", NOON.isoformat(), 1, "[9]", '{"vp": [1]}', "[1]", '"standard"', "{}"),
+        ("e", NOON.isoformat(), 1, "[0]", "{}", None, '"standard"', record().to_json()),
+        ("f", NOON.isoformat(), 1, "[5]", None, None, '"standard"', record().to_json()),
     ):
         db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
     history.close()
@@ -426,9 +428,11 @@ def test_rows_that_cannot_be_read_are_skipped_and_counted_by_the_commands(tmp_pa
     before = snapshot(tmp_path)
     code, out, err = history_cli("list", tmp_path)
     assert code == 0 and len(out.splitlines()) == 3  # the heads, two games
-    assert err.count("4 games in") == 1 and "cannot be read" in err
+    assert err.count("6 games in") == 1 and "cannot be read" in err
     code, out, err = history_cli("export", tmp_path)
     assert code == 0 and len(out.splitlines()) == 2
+    code, out, err = history_cli("stats", tmp_path)
+    assert code == 0 and "P1" in out and "6 games in" in err
     assert snapshot(tmp_path) == before
 
 

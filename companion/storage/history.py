@@ -337,15 +337,6 @@ class History(Closing):
         )
         return game
 
-    def holds(self, record: GameRecord) -> bool:
-        """Whether a game of the history has exactly this record."""
-        row = (
-            self.connect()
-            .execute("SELECT 1 FROM games WHERE record = ? LIMIT 1", (record.to_json(),))
-            .fetchone()
-        )
-        return row is not None
-
     def keep(
         self,
         record: GameRecord,
@@ -375,14 +366,14 @@ class History(Closing):
         db.execute("BEGIN")
         try:
             if row is None:
-                game_id = self.put(record, game_id=self._moment_of_current(record), date=date)
-                game_id_text = game_id.game_id
+                game_id = self._moment_of_current(record)
+                game_id = self.put(record, game_id=game_id, date=date).game_id
             else:
-                game_id_text = row[0]
+                game_id = row[0]
             if file is not None:
                 db.execute(
                     "INSERT OR REPLACE INTO kept (file, digest, game_id) VALUES (?, ?, ?)",
-                    (file, digest, game_id_text),
+                    (file, digest, game_id),
                 )
         except BaseException:
             db.execute("ROLLBACK")
@@ -451,6 +442,7 @@ class History(Closing):
                     json.loads(board),
                     GameRecord.from_json(record),
                 )
+                _usable(game)
             except (ValueError, TypeError, RecursionError, CompanionError):
                 self.skipped += 1  # a row another program wrote: the rest are shown
                 continue
@@ -475,11 +467,11 @@ class History(Closing):
         rows = self._rows(
             "SELECT date, winners, iif(json_valid(result), json_extract(result, '$.vp'), NULL),"
             " names, iif(json_valid(record), json_extract(record, '$.players'), NULL),"
-            " iif(json_valid(record), json_extract(record, '$.bots'), NULL)"
+            " iif(json_valid(record), json_extract(record, '$.bots'), NULL), result IS NULL"
             " FROM games ORDER BY date DESC, rowid DESC"
         )
         seen, self.skipped = [], 0
-        for date, winners, vp, names, players, bots in rows:
+        for date, winners, vp, names, players, bots, no_result in rows:
             try:
                 game = _Seen(
                     _date_text(date),
@@ -489,6 +481,12 @@ class History(Closing):
                     int(players),
                     () if bots is None else _texts(json.loads(bots)),
                 )
+                if (
+                    any(seat >= game.players for seat in game.winners)
+                    or (game.vp is not None and len(game.vp) != game.players)
+                    or (game.vp is None and not no_result)
+                ):
+                    raise TypeError("not a result of its seats")
                 _past(game)  # what the screen shows of it can be said
             except (ValueError, TypeError, IndexError, RecursionError):
                 self.skipped += 1  # a row another program wrote: the rest are shown
@@ -570,6 +568,17 @@ def _check_tables(db: sqlite3.Connection, version: int) -> None:
         columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
         if not set(COLUMNS[table]) <= columns:
             raise WrongTables(f"its table {table!r} is not a history's")
+
+
+def _usable(game: Game) -> None:
+    """Raise TypeError unless what the commands read of ``game`` fits its seats."""
+    players = game.record.players
+    if any(seat >= players for seat in game.winners):
+        raise TypeError("a winner is not a seat")
+    if game.names is not None and len(_texts(list(game.names))) != players:
+        raise TypeError("not a name per seat")
+    if game.result is not None and len(_vps(game.result.get("vp"))) != players:
+        raise TypeError("not a result per seat")
 
 
 def _date_text(value: object) -> str:
