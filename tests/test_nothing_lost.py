@@ -105,9 +105,12 @@ def test_a_new_game_saved_over_a_finished_one_sets_it_aside(tmp_path):
     store = StateDir(tmp_path, clock=lambda: NOON.replace(tzinfo=None))
     store.save(record())  # finished: the target reached
     store.save(record(rounds=[]))  # a new game, at power-on (no KeepAside came)
+    kept = tmp_path / "game-2026-11-23T12-00-00.json"
+    assert store.kept == kept
+    assert store.notes == ("the game that ended is kept as game-2026-11-23T12-00-00.json",)
     store.save(record(rounds=ROUNDS[:1]))  # its second save
-    assert store.kept == (tmp_path / "game-2026-11-23T12-00-00.json",)
-    assert GameRecord.from_json(store.kept[0].read_bytes()) == record()
+    assert store.kept is None and store.notes == ()
+    assert GameRecord.from_json(kept.read_bytes()) == record()
     assert store.load().record == record(rounds=ROUNDS[:1])
 
 
@@ -115,16 +118,15 @@ def test_a_game_ended_from_the_menu_is_set_aside_too_even_by_a_fresh_store(tmp_p
     StateDir(tmp_path).save(record(target=30, ended=True))
     store = StateDir(tmp_path)  # after a restart: it did not write the file itself
     store.save(record(target=30, rounds=[]))  # another game of the same setup
-    assert [GameRecord.from_json(p.read_bytes()) for p in store.kept] == [
-        record(target=30, ended=True)
-    ]
+    assert store.kept is not None
+    assert GameRecord.from_json(store.kept.read_bytes()) == record(target=30, ended=True)
 
 
 def test_undoing_the_last_round_of_a_finished_game_keeps_it_the_same_game(tmp_path):
     store = StateDir(tmp_path)
     store.save(record())
     store.save(record(rounds=ROUNDS[:1]))  # the last round undone
-    assert store.kept == ()
+    assert store.kept is None
     assert files_of(tmp_path) == {"game.json": record(rounds=ROUNDS[:1])}
     assert GameRecord.from_json((tmp_path / "game.prev.json").read_bytes()) == record()
 
@@ -133,7 +135,7 @@ def test_an_unfinished_game_is_still_continued_by_its_saves(tmp_path):
     store = StateDir(tmp_path)
     for n in range(3):
         store.save(record(target=30, rounds=ROUNDS[:n]))
-    assert store.kept == () and sorted(p.name for p in tmp_path.iterdir()) == [
+    assert store.kept is None and sorted(p.name for p in tmp_path.iterdir()) == [
         "game.json",
         "game.prev.json",
     ]

@@ -89,8 +89,9 @@ class StateDir:
         # not known (a backup made of a game file this program did not write).
         self._written: dict[Path, bytes | None] = {}
         self._last: GameRecord | None = None  # the record last written to the game file
-        # Ended games a save gave a name of their own (a new game saved over one).
-        self.kept: tuple[Path, ...] = ()
+        # The game that ended the last save gave a name of its own (a new game saved over
+        # it; said in ``notes``), or None.
+        self.kept: Path | None = None
 
     def check(self) -> None:
         """Refuse a game file name that is not a plain name, and a state folder that exists
@@ -152,12 +153,15 @@ class StateDir:
         self.check()
         self._make_folder(doing)
         game = self._look(self.game, doing)
+        self.kept = None
+        before: tuple[str, ...] = ()
         if game.kind is Kind.USABLE and self._another_after_the_end(game, record):
             # A game that ended is never pushed out through the backup: it may be the only
             # copy (its history write failed). It gets a name of its own, as set_aside().
-            kept = self.set_aside()
-            self.notes = ()
-            self.kept = (*self.kept, kept) if kept is not None else self.kept
+            self.kept = self.set_aside()
+            before = self.notes
+            if self.kept is not None:
+                before += (f"the game that ended is kept as {self.kept.name}",)
             game = self._look(self.game, doing)
         backup = self._look(self.backup, doing) if game.kind is Kind.USABLE else None
         data = (record.to_json() + "\n").encode("utf-8")
@@ -179,7 +183,7 @@ class StateDir:
         self._written[self.game] = data
         self._last = record
         self._sync_folder(doing)
-        self.notes = tuple(notes)
+        self.notes = (*before, *notes)
 
     def set_aside(self) -> Path | None:
         """Move the game in progress (the one load() returns) to a new name of its own,
