@@ -477,3 +477,29 @@ def test_the_folder_is_looked_through_at_power_on_and_after_a_game_not_every_rou
     assert len(looks) == 1
     table(GameFinished(record(), UNNAMED))
     assert len(looks) == 2 and said == []
+
+
+@pytest.mark.slow
+def test_the_device_join_path_after_a_finished_game_whose_history_failed(tmp_path):
+    """Power on with a finished game whose history write failed, seat people through the
+    pads and start: the new game's saves set the finished one aside, whole."""
+    folder = tmp_path / "state"
+    (script,) = scripts(tmp_path, 1)
+    folder.mkdir()
+    History(folder).connect().close()
+    hold = Locked(folder)
+    game = ("--target", "30", "--fast", "--state-dir", str(folder), "--script")
+    assert simulate("--players", "3", *game, str(script))[0] == 0
+    finished = files_of(folder)["game.json"]
+    setup = tmp_path / "setup.txt"
+    setup.write_text("press P2 1\npress P4 8\n" + "press OK\n" * 5)  # seated, options, start
+    for _ in range(2):  # two new games on the same folder, still without the history
+        code, _out, err = simulate(*game, str(setup))
+        assert code == 0 and "Traceback" not in err, err
+    hold.release()
+    kept = [r for name, r in files_of(folder).items() if name != "game.json"]
+    assert finished in kept
+    said: list[str] = []
+    at_power_on, _saver = recorder(folder, said)
+    at_power_on.start()
+    assert finished.to_json() in {r.to_json() for r in games_in(folder)}
