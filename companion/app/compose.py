@@ -37,6 +37,7 @@ from .loop import App, Queued, Sink, Watcher
 from .memory import remembered
 from .notify import SILENT, Notifier
 from .sinks import (
+    KEEP,
     HistoryRecorder,
     NamesSaver,
     Report,
@@ -78,6 +79,7 @@ class Spec:
     flow: Flow  # the table at power-on (the store adds the pads' names and the history)
     report: Report
     store: StateDir | None = None  # None: nothing is saved (a bare simulator)
+    keep_games: int = KEEP  # ended games set aside that the state folder keeps (in history)
     bots: BotRunner = threaded_bots
     watchers: tuple[WatcherSource, ...] = ()  # the page for phones
     notify: Notifier = SILENT  # systemd's notify socket (``companion run``)
@@ -171,12 +173,19 @@ def _stored(
 ) -> tuple[Flow, list[Sink]]:
     """The state folder's part: the table with the pads' names and what the history
     screen shows, and the sinks that keep the game, its history, names and settings."""
-    history = stack.enter_context(History(store.path, report=spec.report))
+    history = History(store.path, report=spec.report)
+    # The recorder owns the history: it writes on a thread of its own, and closes it.
+    recorder = HistoryRecorder(
+        history, spec.report, told=put, store=store, keep=spec.keep_games, threaded=True
+    )
+    stack.enter_context(recorder)
     names = NamesFile(store.path)
     flow = remembered(flow, names, history, spec.report)
+    history.close()  # read here; from now on opened by the recorder's thread
+    recorder.start()  # first writes the games the folder keeps that the history lacks
     found, report = spec.settings, spec.report
     sinks: list[Sink] = [
-        HistoryRecorder(history, report, told=put),
+        recorder,
         Saver(store, put, report),
         NamesSaver(names, report),
     ]

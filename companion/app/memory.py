@@ -9,7 +9,7 @@ from dataclasses import replace
 from ..errors import CompanionError
 from ..game.names import NO_HISTORY
 from ..storage import Source, StateDir
-from ..storage.history import History
+from ..storage.history import History, skipped
 from ..storage.settings import NamesFile
 from ..table import Flow, offer_resume
 from .sinks import Report
@@ -36,4 +36,6 @@ def remembered(flow: Flow, names: NamesFile, history: History, report: Report) -
     except (CompanionError, sqlite3.Error, OSError) as e:
         report(f"{e}; the history screen stays empty")
         past = NO_HISTORY
+    if history.skipped:
+        report(skipped(history))
     return replace(flow, names=names.names(report), past=past)

@@ -6,15 +6,21 @@ back, so the sinks may run in any order (a test shuffles them)."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+import threading
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from functools import partial
+from pathlib import Path
+from queue import SimpleQueue
 from typing import Protocol
 
-from ..errors import CompanionError
+from ..errors import Closing, CompanionError
 from ..game.names import Names
 from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
+from ..storage.found import continues, examine
 from ..storage.history import History
 from ..storage.settings import NamesFile, SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
@@ -90,19 +96,31 @@ class Saver:
             self._report(f"the saved game is kept as {kept}")
 
 
-class HistoryRecorder:
+KEEP = 20  # games set aside kept in the state folder once the history holds them
+
+
+class HistoryRecorder(Closing):
     """Writes every game that ends into the history: finished (the target reached) or
     abandoned (ended from the menu, or an unfinished game set aside for a new one). What
     it writes comes in the effects (the record, the seats' names), so it reads neither
-    the table nor the state folder, and its place among the sinks does not matter. A
-    history that cannot be written is told once; the game goes on.
+    the table nor the state folder for them, and its place among the sinks does not matter.
 
     Every save of the game also tells the history which game is in progress, so one game
     keeps one row: a record holding no rounds starts a new game, unless this recorder has
     seen a record since the start or the last set-aside (then it is a round undone).
 
-    ``told``, if given, receives the history's new summary (``HistoryKnown``) each time a
-    game is written, for the device's history screen."""
+    A history that cannot be written (locked by another program, a full or read-only
+    card, a damaged file) is told once; the game goes on. What it could not write waits,
+    in order, and is written at the next write that works. ``store``, if given, is the
+    state folder: at the start and after every game, the games kept there (set aside, or
+    a game file that ended) that the history does not hold are written into it (a game
+    whose write failed before a power cut), and the set-aside games it holds are pruned
+    to the last ``keep``; one it does not hold is never removed.
+
+    ``threaded``: the writes run on a thread of this recorder's own (started at the first
+    effect, stopped by close()), so a slow history never holds up the table; else on
+    the caller's. ``told``, if given, receives the history's new summary
+    (``HistoryKnown``) each time a game is written, for the device's history screen."""
 
     def __init__(
         self,
@@ -110,46 +128,180 @@ class HistoryRecorder:
         report: Report,
         *,
         told: Callable[[Event], None] | None = None,
+        store: StateDir | None = None,
+        keep: int = KEEP,
+        threaded: bool = False,
     ):
         self.history = history
         self._report = report
         self._told = told
+        self._store = store
+        self._keep = keep
+        self._threaded = threaded
         self._seen = False
+        self._backlog: list[Effect] = []  # not yet written, oldest first
+        self._sweep = store is not None  # the state folder is to be looked through
+        self._jobs: SimpleQueue[Effect | None] = SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._closed = False
         self.failing = False
 
     def __call__(self, effect: Effect) -> None:
+        if not isinstance(effect, GameChanged | GameFinished | KeepAside):
+            return
+        if not self._threaded:
+            self._handle(effect)
+            return
+        self._started()
+        self._jobs.put(effect)
+
+    def start(self) -> None:
+        """Look through the state folder (at power-on): threaded, on the writing thread,
+        started now; else at once."""
+        self._sweep = self._store is not None
+        if not self._threaded:
+            self._write()
+            return
+        self._started()
+
+    def _started(self) -> None:
+        if self._thread is None and not self._closed:
+            self._thread = threading.Thread(target=self._run, name="history", daemon=True)
+            self._thread.start()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Write what waits (at most ``timeout`` seconds), stop the thread, close the
+        history. Safe to call more than once."""
+        self._closed = True
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join(timeout)
+        if thread is None or not thread.is_alive():
+            self.history.close()
+
+    def _run(self) -> None:
+        self._write()
+        stop = False
+        while not stop:
+            batch = [self._jobs.get()]
+            while not self._jobs.empty():  # all that came meanwhile, in one try
+                batch.append(self._jobs.get())
+            for effect in batch:
+                if effect is None:
+                    stop = True
+                else:
+                    self._add(effect)
+            self._write()
+        self.history.close()  # the thread that wrote closes
+
+    def _handle(self, effect: Effect) -> None:
+        self._add(effect)
+        self._write()
+
+    def _add(self, effect: Effect) -> None:
+        last = self._backlog[-1] if self._backlog else None
+        if _later(last, effect):
+            self._backlog[-1] = effect  # the same game a round on: one write will do
+        else:
+            self._backlog.append(effect)
+        if not isinstance(effect, GameChanged):
+            self._sweep = self._store is not None
+
+    def _write(self) -> None:
         try:
-            if isinstance(effect, GameChanged):
-                fresh = not self._seen and not effect.record.rounds
-                self.history.game_id(effect.record, fresh=fresh)
-                self._seen = True
-            elif isinstance(effect, GameFinished):
-                fresh = not self._seen and not effect.record.rounds
-                game_id = self.history.game_id(effect.record, fresh=fresh)
-                names = _named(effect.names)
-                self.history.put(effect.record, game_id=game_id, names=names)
-                self._seen = True
-                self._tell()
-            elif isinstance(effect, KeepAside):
-                self._seen = False
-                self._abandon(effect)
-                self._tell()
+            while self._backlog:
+                self._apply(self._backlog[0])
+                self._backlog.pop(0)
+            if self._sweep:
+                self._look_through()
         except (CompanionError, sqlite3.Error, OSError) as e:
             if not self.failing:
-                self._report(f"{e}; the game goes on without its history")
+                self._report(
+                    f"{e}; the game goes on without its history, which is written when it can be"
+                )
             self.failing = True
+            self.history.close()  # opened afresh at the next try
             return
+        if self.failing:
+            self._report("the history is written again")
         self.failing = False
+
+    def _apply(self, effect: Effect) -> None:
+        if isinstance(effect, GameChanged):
+            fresh = not self._seen and not effect.record.rounds
+            self.history.game_id(effect.record, fresh=fresh)
+            self._seen = True
+        elif isinstance(effect, GameFinished):
+            fresh = not self._seen and not effect.record.rounds
+            game_id = self.history.game_id(effect.record, fresh=fresh)
+            names = _named(effect.names)
+            self.history.put(effect.record, game_id=game_id, names=names)
+            self._seen = True
+            self._tell()
+        elif isinstance(effect, KeepAside):
+            self._seen = False
+            self._abandon(effect)
+            self._tell()
+
+    def _look_through(self) -> None:
+        """The games kept in the state folder into the history; those it holds pruned."""
+        store = self._store
+        assert store is not None
+        added = 0
+        held: list[Path] = []
+        for path in store.kept_games():
+            found = examine(store.ops, path)
+            if found.record is None:
+                continue  # not a game (said when it was moved aside), never removed
+            try:
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                continue
+            kept = self.history.keep(found.record, file=path.name, digest=digest, date=_dated(path))
+            added += kept
+            held.append(path)
+        loaded = store.load()
+        if loaded.record is not None and (loaded.finished or loaded.record.ended):
+            added += self.history.keep(loaded.record, date=_dated(loaded.path))
+        if added:
+            games = "1 game" if added == 1 else f"{added} games"
+            self._report(f"{games} kept in {store.path} written into the history")
+            self._tell()
+        self._sweep = False
+        store.prune(held, self._keep)
 
     def _tell(self) -> None:
         if self._told is not None:
-            self._told(HistoryKnown(self.history.summary()))
+            summary = self.history.summary()
+            self._told(HistoryKnown(summary))
 
     def _abandon(self, aside: KeepAside) -> None:
         record = aside.record
         if not record.ended and not record.replay().finished:
             game_id = self.history.game_id(record)
             self.history.put(record, game_id=game_id, names=_named(aside.names))
+
+
+def _later(last: Effect | None, effect: Effect) -> bool:
+    """Whether ``effect`` saves the game ``last`` saved, a round on (or back): only the
+    latest of such saves needs writing."""
+    return (
+        isinstance(last, GameChanged)
+        and isinstance(effect, GameChanged)
+        and bool(last.record.rounds)
+        and bool(effect.record.rounds)
+        and continues(effect.record, last.record)
+    )
+
+
+def _dated(path: Path | None) -> str | None:
+    """When a kept file was last written (UTC ISO 8601): the game's end, near enough."""
+    try:
+        when = datetime.fromtimestamp(path.stat().st_mtime, UTC) if path else None
+    except OSError:
+        return None
+    return None if when is None else when.isoformat(timespec="seconds")
 
 
 def _named(names: Names) -> Names | None:

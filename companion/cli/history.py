@@ -23,7 +23,7 @@ from ..game.names import SeatNameError, check_name
 from ..game.record import GameRecord
 from ..rules import RecordError
 from ..storage.errors import os_reason
-from ..storage.history import Game, History, Kept
+from ..storage.history import HISTORY_FILE, Game, History, Kept, skipped
 from ..storage.stats import labels, stats
 from ..ui.catalog import Catalog, catalog
 from .lines import TOO_LONG_MESSAGE, Line, ReadError, TooLong, open_input, read_lines, reason
@@ -52,23 +52,23 @@ def history_command(
         found = _settings(config_path, state_dir, report)
         folder = _folder(state_dir, found.config.state_dir)
         words = catalog(found.settings.language)
-        store = History(folder, report=report)
-        try:
-            if verb == "import":
-                assert file is not None
+        if verb == "import":
+            assert file is not None
+            store = History(folder, report=report)
+            try:
                 records, kept = read_games(file)
                 # Oldest first, as they were played: the file is newest first, as export
                 # writes it, and games of the same date list in the order they were added.
                 added = store.add_all(records[::-1], kept[::-1])
-                out.write(_imported(words, file, added, len(records) - added) + "\n")
-                return 0
-            games = list(_games(store))
-            write = {"list": _list, "export": _export, "stats": _stats}[verb]
-            write(games, as_json, words, out)
-        except sqlite3.Error as e:  # a history that cannot be written (a read-only folder)
-            raise CompanionError(f"history {store.path}: {clip(str(e), PATH_SHOWN)}") from None
-        finally:
-            store.close()
+            except sqlite3.Error as e:  # a history that cannot be written (a read-only folder)
+                raise CompanionError(f"history {store.path}: {clip(str(e), PATH_SHOWN)}") from None
+            finally:
+                store.close()
+            out.write(_imported(words, file, added, len(records) - added) + "\n")
+            return 0
+        games = _games(folder, report)
+        write = {"list": _list, "export": _export, "stats": _stats}[verb]
+        write(games, as_json, words, out)
     except (CompanionError, OSError) as e:
         if isinstance(e, CompanionError):
             report(str(e))
@@ -104,11 +104,20 @@ def _imported(words: Catalog, file: str, added: int, skipped: int) -> str:
     return words.t("history.imported", n=added, source=source)
 
 
-def _games(store: History) -> Iterable[Game]:
-    """The games, none when there is no history yet (and no file is made for it)."""
-    if not store.path.exists():
-        return ()
-    return store.games()
+def _games(folder: Path, report: Report) -> list[Game]:
+    """The games, none when there is no history yet. Only reads (SQLite's ``mode=ro``): a
+    read command never makes, migrates, or sets aside a file; a damaged history is said
+    (the table sets it aside), and rows that cannot be read are counted and skipped."""
+    if not (folder / HISTORY_FILE).exists():
+        return []
+    store = History.read_only(folder)
+    try:
+        games = list(store.games())
+    finally:
+        store.close()
+    if store.skipped:
+        report(skipped(store))
+    return games
 
 
 def read_games(file: str) -> tuple[list[GameRecord], list[Kept]]:

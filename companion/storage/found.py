@@ -85,3 +85,16 @@ def _parse(path: Path, data: bytes) -> Found:
     except (CompanionError, ValueError, RecursionError) as e:
         return Found(path, Kind.CORRUPT, why=one_line(str(e), REASON_LIMIT))
     return Found(path, Kind.USABLE, record, finished)
+
+
+def continues(record: GameRecord, other: GameRecord) -> bool:
+    """Whether two records can be the same game at two moments (a round later, or a
+    round undone): the same setup, and one's rounds begin the other's."""
+    if (record.players, record.board, record.target) != (
+        other.players,
+        other.board,
+        other.target,
+    ):
+        return False
+    n = min(len(record.rounds), len(other.rounds))
+    return record.rounds[:n] == other.rounds[:n]

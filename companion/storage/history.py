@@ -26,13 +26,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import Closing
+from ..errors import Closing, CompanionError
 from ..game.boards import board_spec
 from ..game.names import HistorySummary, PastGame, Tally
 from ..game.record import GameRecord, state_to_dict
 from .errors import StorageError, one_line
+from .found import continues
 
 HISTORY_FILE = "history.sqlite"
+TIMEOUT = 0.25  # seconds a statement waits for another process's lock, then fails
 LAST = 12  # games the device's history screen lists: four pages
 
 MIGRATIONS: tuple[str, ...] = (
@@ -58,8 +60,28 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX games_by_date ON games (date);
     """,
+    # 3: which game each game file kept in the state folder is (its name and SHA-256)
+    """
+    CREATE TABLE kept (
+        file TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        PRIMARY KEY (file, digest)
+    );
+    """,
 )
 VERSION = len(MIGRATIONS)
+READABLE = 2  # the oldest version a reader takes as it is (3 added a table readers skip)
+COLUMNS = {
+    "games": ("game_id", "date", "finished", "winners", "result", "names", "board", "record"),
+    "current": ("slot", "game_id", "record"),
+    "kept": ("file", "digest", "game_id"),
+}
+
+
+class WrongTables(sqlite3.DatabaseError):
+    """A database whose tables are not a history's (another program's file)."""
+
 
 Report = Callable[[str], None]
 
@@ -102,19 +124,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def continues(record: GameRecord, other: GameRecord) -> bool:
-    """Whether two records can be the same game at two moments (a round later, or a
-    round undone): the same setup, and one's rounds begin the other's."""
-    if (record.players, record.board, record.target) != (
-        other.players,
-        other.board,
-        other.target,
-    ):
-        return False
-    n = min(len(record.rounds), len(other.rounds))
-    return record.rounds[:n] == other.rounds[:n]
-
-
 class History(Closing):
     """``history.sqlite`` in ``folder``. Opened at the first use; ``clock`` gives the
     dates (a seam: tests pass a fixed time)."""
@@ -132,6 +141,7 @@ class History(Closing):
         self.clock = clock
         self._report = report or (lambda _line: None)
         self._db: sqlite3.Connection | None = None
+        self.skipped = 0  # rows the last read could not use (said by the caller)
 
     # --- opening ------------------------------------------------------------------------
 
@@ -155,7 +165,9 @@ class History(Closing):
 
     def _open(self) -> sqlite3.Connection:
         # The app thread writes, the thread that opened the parts closes.
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(
+            self.path, timeout=TIMEOUT, isolation_level=None, check_same_thread=False
+        )
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the header
@@ -164,10 +176,20 @@ class History(Closing):
                     f"history {self.path} has schema version {version}, newer than this "
                     f"companion knows ({VERSION}); it is left as it is"
                 )
+            if version == 0 and _tables(db):
+                raise WrongTables("its tables are not a history's")
             for number in range(version, VERSION):
-                db.executescript(
-                    f"BEGIN; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; COMMIT;"
-                )
+                try:
+                    db.executescript(
+                        f"BEGIN; {MIGRATIONS[number]} PRAGMA user_version = {number + 1}; COMMIT;"
+                    )
+                except sqlite3.OperationalError as e:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    if "already exists" in str(e) or "no such" in str(e):
+                        raise WrongTables(f"its tables are not a history's ({e})") from None
+                    raise
+            _check_tables(db, VERSION)
         except BaseException:
             db.close()
             raise
@@ -181,6 +203,7 @@ class History(Closing):
             raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
 
     def _set_aside(self, why: str) -> None:
+        self.close()
         n = 1
         while True:
             counter = "" if n == 1 else f"-{n}"
@@ -202,21 +225,25 @@ class History(Closing):
         history = cls(folder, name=name)
         uri = history.path.resolve().as_uri() + "?mode=ro"
         try:
-            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(
+                uri, uri=True, timeout=TIMEOUT, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as e:
             raise StorageError(f"history {history.path}: {one_line(str(e))}") from None
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the header
-        except sqlite3.Error as e:
+            if not READABLE <= version <= VERSION:
+                raise StorageError(
+                    f"history {history.path} has schema version {version}, not {READABLE} to "
+                    f"{VERSION}: read once the table has opened it"
+                )
+            _check_tables(db, version)
+        except (sqlite3.Error, StorageError) as e:
             db.close()
+            if isinstance(e, StorageError):
+                raise
             raise StorageError(f"history {history.path}: {one_line(str(e))}") from None
-        if version != VERSION:
-            db.close()
-            raise StorageError(
-                f"history {history.path} has schema version {version}, not {VERSION}: "
-                "read once the table has opened it"
-            )
         history._db = db
         return history
 
@@ -310,10 +337,73 @@ class History(Closing):
         )
         return game
 
+    def keep(
+        self,
+        record: GameRecord,
+        *,
+        file: str | None = None,
+        digest: str = "",
+        date: str | None = None,
+    ) -> bool:
+        """Make sure the history holds a game kept in the state folder (``file``, its
+        contents' ``digest``; None: the game file, whose name changes when it is set aside).
+        A file is matched to a game once (two games may have the same record: the same
+        keys pressed): to one with its record that no other file is matched to, else the
+        game in progress's row when the record is a moment of it, else a new row, dated
+        ``date``. Whether a game was added."""
+        db = self.connect()
+        if file is not None:
+            known = db.execute(
+                "SELECT 1 FROM kept WHERE file = ? AND digest = ?", (file, digest)
+            ).fetchone()
+            if known is not None:
+                return False
+        row = db.execute(
+            "SELECT game_id FROM games WHERE record = ? AND game_id NOT IN"
+            " (SELECT game_id FROM kept) ORDER BY date, rowid LIMIT 1",
+            (record.to_json(),),
+        ).fetchone()
+        db.execute("BEGIN")
+        try:
+            if row is None:
+                game_id = self._moment_of_current(record)
+                game_id = self.put(record, game_id=game_id, date=date).game_id
+            else:
+                game_id = row[0]
+            if file is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO kept (file, digest, game_id) VALUES (?, ?, ?)",
+                    (file, digest, game_id),
+                )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        return row is None
+
+    def _moment_of_current(self, record: GameRecord) -> str | None:
+        """The id of the game in progress if ``record`` is a later moment of it (its last
+        write failed) and no kept file is that game yet; else None."""
+        current = self.current()
+        if current is None or not record.rounds:
+            return None
+        game_id, last = current
+        if len(record.rounds) < len(last.rounds) or not continues(record, last):
+            return None
+        claimed = self.connect().execute("SELECT 1 FROM kept WHERE game_id = ?", (game_id,))
+        return None if claimed.fetchone() is not None else game_id
+
     def add_all(self, records: list[GameRecord], kept: list[Kept] | None = None) -> int:
         """Store every record as a game of its own, all or none, but those already in the
         history (the same record JSON: a file imported twice): the number added.
-        ``kept`` gives each record's date and names as exported (None: now, none)."""
+        ``kept`` gives each record's date and names as exported (None: now, none). A
+        history that says no (read-only, full, locked) raises a one-line StorageError."""
+        try:
+            return self._add_all(records, kept)
+        except sqlite3.Error as e:
+            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+
+    def _add_all(self, records: list[GameRecord], kept: list[Kept] | None) -> int:
         db = self.connect()
         known = {text for (text,) in db.execute("SELECT record FROM games")}
         kept = kept or [Kept()] * len(records)
@@ -334,22 +424,35 @@ class History(Closing):
 
     def games(self, limit: int | None = None) -> Iterator[Game]:
         """Every game, newest first (the first ``limit`` of them, when given)."""
-        rows = self.connect().execute(
+        rows = self._rows(
             "SELECT game_id, date, finished, winners, result, names, board, record"
             " FROM games ORDER BY date DESC, rowid DESC LIMIT ?",
-            (-1 if limit is None else limit,),
+            -1 if limit is None else limit,
         )
+        self.skipped = 0
         for game_id, date, finished, winners, result, names, board, record in rows:
-            yield Game(
-                game_id,
-                date,
-                bool(finished),
-                tuple(json.loads(winners)),
-                None if result is None else json.loads(result),
-                None if names is None else tuple(json.loads(names)),
-                json.loads(board),
-                GameRecord.from_json(record),
-            )
+            try:
+                game = Game(
+                    str(game_id),
+                    _date_text(date),
+                    bool(finished),
+                    _seats(json.loads(winners)),
+                    None if result is None else _dict(json.loads(result)),
+                    None if names is None else tuple(json.loads(names)),
+                    json.loads(board),
+                    GameRecord.from_json(record),
+                )
+                _usable(game)
+            except (ValueError, TypeError, RecursionError, CompanionError):
+                self.skipped += 1  # a row another program wrote: the rest are shown
+                continue
+            yield game
+
+    def _rows(self, sql: str, *args: object) -> sqlite3.Cursor:
+        try:
+            return self.connect().execute(sql, args)
+        except sqlite3.Error as e:
+            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
 
     def summary(self, last: int = LAST) -> HistorySummary:
         """What the device's history screen shows: the ``last`` games, the wins per name
@@ -361,22 +464,42 @@ class History(Closing):
         """Every game, newest first, with only what the summary reads: told after each
         game on the table's own thread, so no record is parsed (SQLite's JSON reads the
         two keys needed; the records were checked when they were put)."""
-        rows = self.connect().execute(
-            "SELECT date, winners, json_extract(result, '$.vp'), names,"
-            " json_extract(record, '$.players'), json_extract(record, '$.bots')"
+        rows = self._rows(
+            "SELECT date, winners, iif(json_valid(result), json_extract(result, '$.vp'), NULL),"
+            " names, iif(json_valid(record), json_extract(record, '$.players'), NULL),"
+            " iif(json_valid(record), json_extract(record, '$.bots'), NULL), result IS NULL"
             " FROM games ORDER BY date DESC, rowid DESC"
         )
-        return [
-            _Seen(
-                date,
-                tuple(json.loads(winners)),
-                None if vp is None else json.loads(vp),
-                () if names is None else tuple(json.loads(names)),
-                players,
-                () if bots is None else tuple(json.loads(bots)),
-            )
-            for date, winners, vp, names, players, bots in rows
-        ]
+        seen, self.skipped = [], 0
+        for date, winners, vp, names, players, bots, no_result in rows:
+            try:
+                game = _Seen(
+                    _date_text(date),
+                    _seats(json.loads(winners)),
+                    None if vp is None else _vps(json.loads(vp)),
+                    () if names is None else _texts(json.loads(names)),
+                    int(players),
+                    () if bots is None else _texts(json.loads(bots)),
+                )
+                if (
+                    any(seat >= game.players for seat in game.winners)
+                    or (game.vp is not None and len(game.vp) != game.players)
+                    or (game.vp is None and not no_result)
+                ):
+                    raise TypeError("not a result of its seats")
+                _past(game)  # what the screen shows of it can be said
+            except (ValueError, TypeError, IndexError, RecursionError):
+                self.skipped += 1  # a row another program wrote: the rest are shown
+                continue
+            seen.append(game)
+        return seen
+
+
+def skipped(history: History) -> str:
+    """What a reader says of the rows its last read skipped."""
+    n = history.skipped
+    games = "1 game" if n == 1 else f"{n} games"
+    return f"{games} in {history.path} cannot be read (skipped); the others are shown"
 
 
 class _Seen(NamedTuple):
@@ -429,6 +552,61 @@ def _recent(games: list[_Seen]) -> tuple[str, ...]:
 
 
 def _corrupt(e: sqlite3.DatabaseError) -> bool:
-    """A file that is not a database (or a damaged one), rather than a locked one."""
+    """A file that is not a database (or a damaged one, or another program's), rather than
+    a locked one."""
     text = str(e)
-    return "not a database" in text or "malformed" in text
+    return isinstance(e, WrongTables) or "not a database" in text or "malformed" in text
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _check_tables(db: sqlite3.Connection, version: int) -> None:
+    """Raise WrongTables unless the tables of ``version`` have a history's columns."""
+    for table in tuple(COLUMNS)[:version]:
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if not set(COLUMNS[table]) <= columns:
+            raise WrongTables(f"its table {table!r} is not a history's")
+
+
+def _usable(game: Game) -> None:
+    """Raise TypeError unless what the commands read of ``game`` fits its seats."""
+    players = game.record.players
+    if any(seat >= players for seat in game.winners):
+        raise TypeError("a winner is not a seat")
+    if game.names is not None and len(_texts(list(game.names))) != players:
+        raise TypeError("not a name per seat")
+    if game.result is not None and len(_vps(game.result.get("vp"))) != players:
+        raise TypeError("not a result per seat")
+
+
+def _date_text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError("a date is text")
+    datetime.fromisoformat(value)
+    return value
+
+
+def _seats(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(type(v) is int and v >= 0 for v in value):
+        raise TypeError("seats are a list of numbers")
+    return tuple(value)
+
+
+def _vps(value: object) -> list[int]:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise TypeError("VP are a list of numbers")
+    return value
+
+
+def _dict(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError("a result is an object")
+    return value
+
+
+def _texts(value: object) -> tuple[str | None, ...]:
+    if not isinstance(value, list) or not all(v is None or isinstance(v, str) for v in value):
+        raise TypeError("names are a list of text or null")
+    return tuple(value)

@@ -31,7 +31,7 @@ from pathlib import Path
 from ..game.record import GameRecord
 from .errors import StorageError, one_line, os_reason
 from .files import FileOps, discard, write_synced
-from .found import Found, Kind, examine
+from .found import Found, Kind, continues, examine
 
 
 class Source(enum.Enum):
@@ -88,6 +88,10 @@ class StateDir:
         # it left them without parsing and replaying them again (a save a round). None:
         # not known (a backup made of a game file this program did not write).
         self._written: dict[Path, bytes | None] = {}
+        self._last: GameRecord | None = None  # the record last written to the game file
+        # The game that ended the last save gave a name of its own (a new game saved over
+        # it; said in ``notes``), or None.
+        self.kept: Path | None = None
 
     def check(self) -> None:
         """Refuse a game file name that is not a plain name, and a state folder that exists
@@ -149,6 +153,16 @@ class StateDir:
         self.check()
         self._make_folder(doing)
         game = self._look(self.game, doing)
+        self.kept = None
+        before: tuple[str, ...] = ()
+        if game.kind is Kind.USABLE and self._another_after_the_end(game, record):
+            # A game that ended is never pushed out through the backup: it may be the only
+            # copy (its history write failed). It gets a name of its own, as set_aside().
+            self.kept = self.set_aside()
+            before = self.notes
+            if self.kept is not None:
+                before += (f"the game that ended is kept as {self.kept.name}",)
+            game = self._look(self.game, doing)
         backup = self._look(self.backup, doing) if game.kind is Kind.USABLE else None
         data = (record.to_json() + "\n").encode("utf-8")
         self._write(self.temp, data, doing)
@@ -167,8 +181,9 @@ class StateDir:
             self._written.clear()  # where things stand is for the next look to find
             raise
         self._written[self.game] = data
+        self._last = record
         self._sync_folder(doing)
-        self.notes = tuple(notes)
+        self.notes = (*before, *notes)
 
     def set_aside(self) -> Path | None:
         """Move the game in progress (the one load() returns) to a new name of its own,
@@ -194,6 +209,60 @@ class StateDir:
             self._sync_folder(doing)
         self.notes = tuple(notes)
         return kept
+
+    def _another_after_the_end(self, game: Found, record: GameRecord) -> bool:
+        """Whether ``record`` starts another game over the game file's, which ended
+        (finished, or ended from the menu). Undoing the last round of an ended game keeps
+        it: the same setup, its rounds but the last one."""
+        old = game.record if game.record is not None else self._last
+        if old is None:  # the cache holds what this program wrote; it had no record
+            return False
+        rounds, before = len(record.rounds), len(old.rounds)
+        if continues(record, old) and rounds >= before - 1 and (rounds or not before):
+            return False
+        if game.record is not None:
+            return old.ended or game.finished
+        return old.ended or old.replay().finished
+
+    def kept_games(self) -> list[Path]:
+        """The games set aside (``<stem>-<time>[-N]<suffix>``, not their previous versions
+        nor files moved aside as unusable), oldest first."""
+        try:
+            names = os.listdir(self.path)
+        except OSError:
+            return []
+        kept = [
+            self.path / n
+            for n in names
+            if n.startswith(f"{self._stem}-")
+            and n.endswith(self._suffix)
+            and not n.endswith(f".prev{self._suffix}")
+            and ".bad" not in n
+            and not n.endswith(".tmp")
+        ]
+        return sorted(kept, key=lambda p: (_mtime(p), p.name))
+
+    def prune(self, kept: list[Path], keep: int) -> list[Path]:
+        """Remove the oldest of ``kept`` (games set aside that the history holds: the
+        caller checked), all but the last ``keep``, each with its previous version when
+        that is a moment of the same game. Returns what was removed; a failure to remove
+        is left for the next time."""
+        removed: list[Path] = []
+        for path in kept[: max(0, len(kept) - keep)]:
+            prev = path.with_name(f"{path.stem}.prev{path.suffix}")
+            found = examine(self.ops, path)
+            if found.record is None:
+                continue
+            before = examine(self.ops, prev)
+            try:
+                if before.record is not None and continues(before.record, found.record):
+                    self.ops.remove(prev)
+                    removed.append(prev)
+                self.ops.remove(path)
+                removed.append(path)
+            except OSError:
+                continue
+        return removed
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -242,6 +311,13 @@ class StateDir:
             self.ops.fsync_dir(self.path)
         except OSError as e:
             raise StorageError(f"{doing}: folder {self.path}: {os_reason(e)}") from None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _loaded(found: Found, source: Source, *messages: str) -> Loaded:

@@ -1,0 +1,505 @@
+"""A finished game is never deleted, whatever the history does (issue 16): it is kept as a
+file of its own until the history holds it, and written into the history when it can be.
+The history is written off the table's thread; read commands never change the folder."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from helpers import model_script, simulate
+
+from companion.app.sinks import HistoryRecorder, Saver
+from companion.game.boards import profile
+from companion.game.record import GameRecord
+from companion.storage import StateDir
+from companion.storage import history as history_module
+from companion.storage.history import VERSION, History
+from companion.table import GameChanged, GameFinished, KeepAside
+
+NOON = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+ROUNDS = [
+    {"plays": [[1, 3], [2, 5], [4, 8]], "trades": [0, 0, 0]},
+    {"plays": [[7, 6], [7, 1], [3, 5]], "trades": [9, 4, 0]},
+]
+UNNAMED = (None, None, None)
+
+
+def record(target: int = 6, rounds=ROUNDS, **more) -> GameRecord:
+    return GameRecord.from_dict({"players": 3, "target": target, "rounds": rounds, **more})
+
+
+def games_in(folder: Path) -> list[GameRecord]:
+    """The records the history of ``folder`` holds, read as a read command reads them."""
+    history = History.read_only(folder)
+    try:
+        return [g.record for g in history.games()]
+    finally:
+        history.close()
+
+
+def files_of(folder: Path) -> dict[str, GameRecord]:
+    """Every game file in ``folder`` (kept or in progress, not their previous versions)."""
+    return {
+        p.name: GameRecord.from_json(p.read_bytes())
+        for p in folder.glob("game*.json")
+        if ".prev" not in p.name
+    }
+
+
+class Locked:
+    """Another process's connection holding ``history.sqlite``'s write lock (EXCLUSIVE: not
+    even a read gets in), until released."""
+
+    def __init__(self, folder: Path):
+        self.db = sqlite3.connect(folder / "history.sqlite", isolation_level=None, timeout=0)
+        self.db.execute("BEGIN EXCLUSIVE")
+
+    def release(self) -> None:
+        self.db.execute("ROLLBACK")
+        self.db.close()
+
+
+def newer_schema(folder: Path) -> None:
+    db = sqlite3.connect(folder / "history.sqlite")
+    db.execute(f"PRAGMA user_version = {VERSION + 7}")
+    db.close()
+
+
+def schema_back(folder: Path) -> None:
+    db = sqlite3.connect(folder / "history.sqlite")
+    db.execute(f"PRAGMA user_version = {VERSION}")
+    db.close()
+
+
+@pytest.fixture
+def read_only_history(monkeypatch):
+    """Every history opened read-only, as on a card mounted read-only: each write fails with
+    "attempt to write a readonly database"."""
+    connect = sqlite3.connect
+
+    def opened(path, *args, **kwargs):
+        if isinstance(path, Path):
+            kwargs["uri"] = True
+            path = path.resolve().as_uri() + "?mode=ro"
+        return connect(path, *args, **kwargs)
+
+    state = {"on": False}
+
+    def maybe(path, *args, **kwargs):
+        return (opened if state["on"] else connect)(path, *args, **kwargs)
+
+    monkeypatch.setattr(history_module.sqlite3, "connect", maybe)
+    return state
+
+
+# --- the state folder ---------------------------------------------------------------------
+
+
+def test_a_new_game_saved_over_a_finished_one_sets_it_aside(tmp_path):
+    store = StateDir(tmp_path, clock=lambda: NOON.replace(tzinfo=None))
+    store.save(record())  # finished: the target reached
+    store.save(record(rounds=[]))  # a new game, at power-on (no KeepAside came)
+    kept = tmp_path / "game-2026-11-23T12-00-00.json"
+    assert store.kept == kept
+    assert store.notes == ("the game that ended is kept as game-2026-11-23T12-00-00.json",)
+    store.save(record(rounds=ROUNDS[:1]))  # its second save
+    assert store.kept is None and store.notes == ()
+    assert GameRecord.from_json(kept.read_bytes()) == record()
+    assert store.load().record == record(rounds=ROUNDS[:1])
+
+
+def test_a_game_ended_from_the_menu_is_set_aside_too_even_by_a_fresh_store(tmp_path):
+    StateDir(tmp_path).save(record(target=30, ended=True))
+    store = StateDir(tmp_path)  # after a restart: it did not write the file itself
+    store.save(record(target=30, rounds=[]))  # another game of the same setup
+    assert store.kept is not None
+    assert GameRecord.from_json(store.kept.read_bytes()) == record(target=30, ended=True)
+
+
+def test_undoing_the_last_round_of_a_finished_game_keeps_it_the_same_game(tmp_path):
+    store = StateDir(tmp_path)
+    store.save(record())
+    store.save(record(rounds=ROUNDS[:1]))  # the last round undone
+    assert store.kept is None
+    assert files_of(tmp_path) == {"game.json": record(rounds=ROUNDS[:1])}
+    assert GameRecord.from_json((tmp_path / "game.prev.json").read_bytes()) == record()
+
+
+def test_an_unfinished_game_is_still_continued_by_its_saves(tmp_path):
+    store = StateDir(tmp_path)
+    for n in range(3):
+        store.save(record(target=30, rounds=ROUNDS[:n]))
+    assert store.kept is None and sorted(p.name for p in tmp_path.iterdir()) == [
+        "game.json",
+        "game.prev.json",
+    ]
+
+
+# --- the recorder: a failed write waits, and is written when the history is back ---------
+
+
+def recorder(folder: Path, said: list[str], **options) -> tuple[HistoryRecorder, Saver]:
+    history = History(folder, clock=lambda: NOON, report=said.append)
+    store = StateDir(folder)
+    return HistoryRecorder(history, said.append, store=store, **options), Saver(
+        store, lambda _e: None, said.append
+    )
+
+
+def play(sinks, *effects) -> None:
+    for effect in effects:
+        for sink in sinks:
+            sink(effect)
+
+
+def a_game(target: int = 6, rounds=ROUNDS) -> tuple:
+    """A game's effects, from its first save to its end."""
+    changes = tuple(GameChanged(record(target, rounds[:n])) for n in range(len(rounds)))
+    return (*changes, GameFinished(record(target, rounds), UNNAMED))
+
+
+@pytest.mark.parametrize("order", ["recorder first", "saver first"])
+def test_a_game_whose_write_fails_is_written_at_the_next_write(tmp_path, order):
+    said: list[str] = []
+    table = recorder(tmp_path, said)
+    sinks = table if order == "recorder first" else table[::-1]
+    locked = Locked(tmp_path)
+    play(sinks, *a_game())
+    play(sinks, GameChanged(record(target=30, rounds=[])))  # a new game over it
+    locked.release()
+    play(sinks, GameChanged(record(target=30, rounds=ROUNDS[:1])))
+    assert games_in(tmp_path) == [record()]
+    assert [line for line in said if "locked" in line] == [said[0]]  # said once
+    assert said[-1] == "the history is written again"
+
+
+def test_a_game_whose_write_failed_before_a_power_cut_is_written_at_power_on(tmp_path):
+    said: list[str] = []
+    locked = Locked(tmp_path)
+    table = recorder(tmp_path, said)
+    play(table, *a_game())
+    table[0].close()  # the power cut: what waited in memory is gone
+    locked.release()
+    restarted, _saver = recorder(tmp_path, said)
+    restarted.start()  # at power-on
+    assert games_in(tmp_path) == [record()]
+    assert "1 game kept in" in said[-1]
+
+
+def test_a_wrong_tables_history_is_set_aside_by_the_writer_once_and_a_new_one_started(
+    tmp_path,
+):
+    db = sqlite3.connect(tmp_path / "history.sqlite")
+    db.executescript("CREATE TABLE games (x); PRAGMA user_version = 2;")
+    db.close()
+    said: list[str] = []
+    table = recorder(tmp_path, said)
+    play(table, *a_game())
+    play(table, *a_game(target=30))
+    assert games_in(tmp_path) == [record(target=30, rounds=ROUNDS), record()]
+    aside = [line for line in said if "not a usable history" in line]
+    assert len(aside) == 1 and "kept as history.bad.sqlite" in aside[0]
+    assert (tmp_path / "history.bad.sqlite").exists()
+
+
+def test_kept_games_in_the_history_are_pruned_to_the_last_n_never_one_it_lacks(tmp_path):
+    said: list[str] = []
+    table = recorder(tmp_path, said, keep=2)
+    targets = (6, 7, 8, 9, 10)
+    for target in targets[:3]:  # each game set aside over the one before: in the history
+        play(table, *a_game(target), KeepAside(record(target), UNNAMED))
+    table[0].start()  # looked through again, as after the next game
+    assert sorted(r.target for r in files_of(tmp_path).values()) == [7, 8]  # the oldest
+    # pruned: the history holds it
+    locked = Locked(tmp_path)
+    for target in targets[3:]:  # two games the history cannot take
+        play(table, *a_game(target), KeepAside(record(target), UNNAMED))
+    table[0].close()  # and lost from memory: only their files keep them
+    assert {r.target for r in files_of(tmp_path).values()} >= {9, 10}
+    locked.release()
+    restarted, _saver = recorder(tmp_path, said, keep=2)
+    restarted.start()
+    assert sorted(r.target for r in games_in(tmp_path)) == list(targets)
+    assert sorted(r.target for r in files_of(tmp_path).values()) == [9, 10]
+
+
+def test_a_kept_file_of_the_same_record_as_another_game_is_a_game_of_its_own(tmp_path):
+    said: list[str] = []
+    table = recorder(tmp_path, said)
+    play(table, *a_game(), KeepAside(record(), UNNAMED))  # written
+    locked = Locked(tmp_path)
+    play(table, *a_game(), KeepAside(record(), UNNAMED))  # the same keys pressed: not written
+    table[0].close()
+    locked.release()
+    restarted, _saver = recorder(tmp_path, said)
+    restarted.start()
+    restarted.start()  # looked through again: nothing more
+    assert games_in(tmp_path) == [record(), record()]
+
+
+# --- the simulator and `companion simulate` ---------------------------------------------
+
+BREAKS = {
+    "locked": (Locked, lambda locked: locked.release()),
+    "newer schema": (newer_schema, lambda _folder: None),
+    "read-only": (None, None),
+}
+
+
+def scripts(tmp_path: Path, n: int) -> list[Path]:
+    """``n`` different games of three people to target 30, as scripts."""
+    rates = profile("standard").to_rates()
+    paths = []
+    for i in range(n):
+        script, _end = model_script(random.Random(160 + i), 3, rates, 30)
+        path = tmp_path / f"game{i}.txt"
+        path.write_text(script)
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("broken", sorted(BREAKS))
+def test_simulate_a_finished_game_whose_history_fails_then_new_games_nothing_lost(
+    tmp_path, broken, read_only_history
+):
+    folder = tmp_path / "state"
+    plays = scripts(tmp_path, 4)
+    game = ("--players", "3", "--target", "30", "--fast", "--state-dir", str(folder), "--script")
+    assert simulate(*game, str(plays[0]))[0] == 0
+    first = files_of(folder)["game.json"]
+    if broken == "locked":
+        hold = Locked(folder)
+    elif broken == "newer schema":
+        newer_schema(folder)
+    else:
+        read_only_history["on"] = True
+    ended: list[GameRecord] = [first]
+    for script in plays[1:3]:  # a finished game the history refuses, then another
+        started = time.monotonic()
+        code, _out, err = simulate(*game, str(script))
+        assert code == 0 and "Traceback" not in err, err
+        assert time.monotonic() - started < 20
+        ended.append(files_of(folder)["game.json"])
+        assert err.count("without its history") == 1  # said once
+    if broken == "locked":
+        hold.release()
+    elif broken == "newer schema":
+        schema_back(folder)
+    else:
+        read_only_history["on"] = False
+    code, _out, err = simulate(*game, str(plays[3]))
+    assert code == 0, err
+    ended.append(files_of(folder)["game.json"])
+    assert len({r.to_json() for r in ended}) == 4  # four different games
+    assert sorted(r.to_json() for r in games_in(folder)) == sorted(r.to_json() for r in ended)
+    assert sorted(r.to_json() for r in files_of(folder).values()) == sorted(
+        r.to_json() for r in ended
+    )  # nothing lost, nothing pruned yet: fewer than KEEP
+
+
+def test_simulate_with_a_history_locked_the_whole_game_plays_to_the_end(tmp_path):
+    folder = tmp_path / "state"
+    (script,) = scripts(tmp_path, 1)
+    folder.mkdir()
+    History(folder).connect()
+    hold = Locked(folder)
+    try:
+        args = ("--players", "3", "--target", "30", "--fast", "--state-dir", str(folder))
+        started = time.monotonic()
+        code, out, err = simulate(*args, "--script", str(script), "--json")
+        took = time.monotonic() - started
+    finally:
+        hold.release()
+    assert code == 0 and "Traceback" not in err, err
+    assert json.loads(out)["finished"] is True
+    assert err.count("database is locked") <= 2  # the screen's read at power-on, the writes
+    assert took < 10  # a locked access used to hold the table ~5 s
+    # and when the lock is gone, the next power-on writes it
+    said: list[str] = []
+    at_power_on, _saver = recorder(folder, said)
+    at_power_on.start()
+    assert [r.to_json() for r in games_in(folder)] == [files_of(folder)["game.json"].to_json()]
+
+
+# --- off the table's thread ---------------------------------------------------------------
+
+FRAME = 0.05  # seconds: a round may not wait longer than about a frame for the history
+
+
+def test_a_locked_history_never_holds_up_the_table_and_is_written_when_back(tmp_path):
+    History(tmp_path).connect().close()
+    said: list[str] = []
+    table = recorder(tmp_path, said, threaded=True)
+    locked = Locked(tmp_path)
+    longest = 0.0
+    for effect in a_game():
+        for sink in table:
+            started = time.monotonic()
+            sink(effect)
+            if isinstance(sink, HistoryRecorder):
+                longest = max(longest, time.monotonic() - started)
+    locked.release()
+    table[1](GameChanged(record(target=30, rounds=[])))  # the next game: the saver sets
+    table[0](GameChanged(record(target=30, rounds=[])))  # the finished one aside
+    table[0].close()
+    assert longest < FRAME
+    assert games_in(tmp_path) == [record()]
+    assert sum("without its history" in line for line in said) <= 1
+
+
+# --- read commands change nothing -------------------------------------------------------
+
+
+def history_cli(verb: str, folder: Path) -> tuple[int, str, str]:
+    import io
+
+    from companion.cli.history import history_command
+
+    out, err = io.StringIO(), io.StringIO()
+    code = history_command(verb, None, str(folder), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def wrong_tables(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE games (x); PRAGMA user_version = 2;")
+    db.close()
+
+
+def newer(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE future (x); PRAGMA user_version = 99;")
+    db.close()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda path: path.write_bytes(b"not a database at all" * 100),
+        lambda path: path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 2000),
+        wrong_tables,
+        newer,
+    ],
+    ids=["garbage", "damaged header", "wrong tables", "newer"],
+)
+@pytest.mark.parametrize("verb", ["list", "export", "stats"])
+def test_read_commands_never_change_the_folder(tmp_path, make, verb):
+    make(tmp_path / "history.sqlite")
+    before = snapshot(tmp_path)
+    code, out, err = history_cli(verb, tmp_path)
+    assert snapshot(tmp_path) == before
+    assert code == 2 and out == "" and err.count("\n") == 1 and "history.sqlite" in err
+
+
+def test_a_read_command_on_a_folder_without_history_makes_none(tmp_path):
+    assert history_cli("list", tmp_path)[0] == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def bad_rows(folder: Path) -> None:
+    """Two good games, then rows another program wrote that cannot be read."""
+    history = History(folder, clock=lambda: NOON)
+    history.put(record(), names=("ANN", None, "CY"))
+    history.put(record(target=30, rounds=ROUNDS[:1], ended=True))
+    db = history.connect()
+    for values in (
+        ("a", NOON.isoformat(), 1, "not json", None, None, '"standard"', record().to_json()),
+        ("b", "yesterday", 1, "[0]", None, None, '"standard"', record().to_json()),
+        ("c", NOON.isoformat(), 1, "[0]", '{"vp": "x"}', None, '"standard"', "{broken"),
+        ("d", NOON.isoformat(), 1, "[9]", '{"vp": [1]}', "[1]", '"standard"', "{}"),
+        ("e", NOON.isoformat(), 1, "[0]", "{}", None, '"standard"', record().to_json()),
+        ("f", NOON.isoformat(), 1, "[5]", None, None, '"standard"', record().to_json()),
+    ):
+        db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
+    history.close()
+
+
+def test_rows_that_cannot_be_read_are_skipped_and_counted_by_the_commands(tmp_path):
+    bad_rows(tmp_path)
+    before = snapshot(tmp_path)
+    code, out, err = history_cli("list", tmp_path)
+    assert code == 0 and len(out.splitlines()) == 3  # the heads, two games
+    assert err.count("6 games in") == 1 and "cannot be read" in err
+    code, out, err = history_cli("export", tmp_path)
+    assert code == 0 and len(out.splitlines()) == 2
+    code, out, err = history_cli("stats", tmp_path)
+    assert code == 0 and "P1" in out and "6 games in" in err
+    assert snapshot(tmp_path) == before
+
+
+def test_rows_that_cannot_be_read_leave_the_rest_on_the_history_screen(tmp_path):
+    from companion.app.memory import remembered
+    from companion.storage.settings import NamesFile
+    from companion.table.state import new_flow
+
+    bad_rows(tmp_path)
+    said: list[str] = []
+    start = new_flow((profile("standard"),))
+    flow = remembered(start, NamesFile(tmp_path), History(tmp_path), said.append)
+    assert len(flow.past.games) == 2
+    assert len(said) == 1 and "cannot be read" in said[0]
+
+
+def test_history_import_into_a_history_that_says_no_is_one_line(tmp_path, read_only_history):
+    import io
+
+    from companion.cli.history import history_command
+
+    History(tmp_path).connect().close()
+    lines = tmp_path / "games.jsonl"
+    lines.write_text(record().to_json() + "\n")
+    read_only_history["on"] = True
+    out, err = io.StringIO(), io.StringIO()
+    code = history_command("import", None, str(tmp_path), file=str(lines), out=out, err=err)
+    assert code == 2 and err.getvalue().count("\n") == 1 and "readonly" in err.getvalue()
+
+
+def test_the_folder_is_looked_through_at_power_on_and_after_a_game_not_every_round(tmp_path):
+    said: list[str] = []
+    table, _saver = recorder(tmp_path, said)
+    looks = []
+    kept_games = table._store.kept_games
+    table._store.kept_games = lambda: looks.append(1) or kept_games()
+    table.start()  # power-on
+    for n in (0, 1, 0, 1, 2):  # rounds played, and undone
+        table(GameChanged(record(target=30, rounds=ROUNDS[:n])))
+    assert len(looks) == 1
+    table(GameFinished(record(), UNNAMED))
+    assert len(looks) == 2 and said == []
+
+
+@pytest.mark.slow
+def test_the_device_join_path_after_a_finished_game_whose_history_failed(tmp_path):
+    """Power on with a finished game whose history write failed, seat people through the
+    pads and start: the new game's saves set the finished one aside, whole."""
+    folder = tmp_path / "state"
+    (script,) = scripts(tmp_path, 1)
+    folder.mkdir()
+    History(folder).connect().close()
+    hold = Locked(folder)
+    game = ("--target", "30", "--fast", "--state-dir", str(folder), "--script")
+    assert simulate("--players", "3", *game, str(script))[0] == 0
+    finished = files_of(folder)["game.json"]
+    setup = tmp_path / "setup.txt"
+    setup.write_text("press P2 1\npress P4 8\n" + "press OK\n" * 5)  # seated, options, start
+    for _ in range(2):  # two new games on the same folder, still without the history
+        code, _out, err = simulate(*game, str(setup))
+        assert code == 0 and "Traceback" not in err, err
+    hold.release()
+    kept = [r for name, r in files_of(folder).items() if name != "game.json"]
+    assert finished in kept
+    said: list[str] = []
+    at_power_on, _saver = recorder(folder, said)
+    at_power_on.start()
+    assert finished.to_json() in {r.to_json() for r in games_in(folder)}
