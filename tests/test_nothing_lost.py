@@ -503,3 +503,21 @@ def test_the_device_join_path_after_a_finished_game_whose_history_failed(tmp_pat
     at_power_on, _saver = recorder(folder, said)
     at_power_on.start()
     assert finished.to_json() in {r.to_json() for r in games_in(folder)}
+
+
+def test_the_configs_keep_games_is_what_the_state_folder_keeps(tmp_path):
+    """``[paths] keep_games`` reaches the table: of the games the history holds, only the
+    last that many stay as files of their own."""
+    (tmp_path / "c.toml").write_text("[paths]\nkeep_games = 1\n")
+    state = tmp_path / "s"
+    for seed in (1, 2, 3):  # three whole games, each begun over the one that ended
+        script, _ = model_script(random.Random(seed), 2, profile("standard").to_rates(), 12)
+        (tmp_path / "g.txt").write_text(script)
+        code, _, err = simulate(
+            *("--players", "2", "--target", "12", "--fast", "--config", str(tmp_path / "c.toml")),
+            *("--script", str(tmp_path / "g.txt"), "--state-dir", str(state)),
+        )
+        assert code == 0, err
+    assert len(games_in(state)) == 3  # every game in the history
+    kept = [p.name for p in state.glob("game-*.json") if not p.name.endswith(".prev.json")]
+    assert len(kept) == 1, kept

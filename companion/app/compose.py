@@ -37,7 +37,6 @@ from .loop import App, Queued, Sink, Watcher
 from .memory import remembered
 from .notify import SILENT, Notifier
 from .sinks import (
-    KEEP,
     HistoryRecorder,
     NamesSaver,
     Report,
@@ -79,7 +78,6 @@ class Spec:
     flow: Flow  # the table at power-on (the store adds the pads' names and the history)
     report: Report
     store: StateDir | None = None  # None: nothing is saved (a bare simulator)
-    keep_games: int = KEEP  # ended games set aside that the state folder keeps (in history)
     bots: BotRunner = threaded_bots
     watchers: tuple[WatcherSource, ...] = ()  # the page for phones
     notify: Notifier = SILENT  # systemd's notify socket (``companion run``)
@@ -176,7 +174,12 @@ def _stored(
     history = History(store.path, report=spec.report)
     # The recorder owns the history: it writes on a thread of its own, and closes it.
     recorder = HistoryRecorder(
-        history, spec.report, told=put, store=store, keep=spec.keep_games, threaded=True
+        history,
+        spec.report,
+        told=put,
+        store=store,
+        keep=spec.settings.config.keep_games,
+        threaded=True,
     )
     stack.enter_context(recorder)
     names = NamesFile(store.path)

@@ -37,6 +37,7 @@ DEFAULT_PATHS = (
 )
 PACKAGED = "packaged defaults"  # how layers name the lowest: the schema's and the pin map
 GAME_FILE = "game.json"  # the game in progress, inside [paths] state_dir
+KEEP_GAMES = 20  # [paths] keep_games: ended games kept as files once the history holds them
 SHOWN = 80  # a value echoed in a message is cut to this many characters
 
 INTERFACES = ("i2c", "spi")
@@ -103,6 +104,7 @@ class Config:
     target: int
     language: str
     state_dir: Path  # the game in progress, its backup, the history, settings and names
+    keep_games: int = KEEP_GAMES  # ended games kept as files once the history holds them
     source: Path | None = None  # the config file read; None: the packaged defaults alone
     sound: SoundConfig = SoundConfig()
     pads: PadsConfig = PadsConfig()
@@ -294,6 +296,8 @@ SCHEMA: Schema = {
     "pins": PINS,
     "paths": {
         "state_dir": Key(path, "~/.local/share/santo-domingo"),
+        # games that ended kept as files once the history holds them (never one it lacks)
+        "keep_games": Key(Whole(0, 10_000), KEEP_GAMES),
     },
     "sound": {
         "enabled": Key(flag, DEFAULTS.sound),
@@ -549,6 +553,7 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         target=game["target"],
         language=game["language"],
         state_dir=state_dir,
+        keep_games=paths["keep_games"],
         source=file,
         sound=SoundConfig(merged["sound"]["enabled"], merged["sound"]["volume"]),
         pads=PadsConfig(**merged["pads"]),

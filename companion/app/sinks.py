@@ -26,6 +26,7 @@ from ..storage.settings import NamesFile, SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
 from ..table.effects import NamesChanged, SettingsChanged, Stuck
 from ..table.events import STUCK, Event, HistoryKnown, HostKey, SaveFailed
+from .config import KEEP_GAMES
 
 Report = Callable[[str], None]
 Sink = Callable[[Effect], None]
@@ -96,9 +97,6 @@ class Saver:
             self._report(f"the saved game is kept as {kept}")
 
 
-KEEP = 20  # games set aside kept in the state folder once the history holds them
-
-
 class HistoryRecorder(Closing):
     """Writes every game that ends into the history: finished (the target reached) or
     abandoned (ended from the menu, or an unfinished game set aside for a new one). What
@@ -129,7 +127,7 @@ class HistoryRecorder(Closing):
         *,
         told: Callable[[Event], None] | None = None,
         store: StateDir | None = None,
-        keep: int = KEEP,
+        keep: int = KEEP_GAMES,
         threaded: bool = False,
     ):
         self.history = history
