@@ -105,8 +105,7 @@ def test_the_example_and_the_docs_name_every_key():
     for section, keys in config.SCHEMA.items():
         assert f"## [{section}]" in docs
         for key, spec in keys.items():
-            if key != "state":  # the older key, documented, not in the example
-                assert key in example[section], key
+            assert key in example[section], key
             if isinstance(spec, dict):  # a table: its own heading
                 assert f"### [{section}.{key}]" in docs
                 assert all(f"`{k}`" in docs and k in example[section][key] for k in spec)
