@@ -3,16 +3,14 @@ one composition, from the device's spec, with a display opener and pins of the t
 
 from __future__ import annotations
 
-import time
 from contextlib import ExitStack
-from dataclasses import replace
 
 from companion.app.compose import Table, build
-from companion.app.device import OpenDevice, device_spec, given_pins
+from companion.app.device import OpenDevice, device_pins, given_pins
 from companion.app.effective import Effective
 from companion.app.loop import STOP
 from companion.app.notify import SILENT
-from companion.cli.run import Machine
+from companion.cli.run import Machine, machine_spec
 
 
 def open_table(
@@ -25,10 +23,9 @@ def open_table(
 ) -> Table:
     """``companion run``'s table for ``found``, opened on ``stack``; ``factory``: the pins
     to use (None: the config's ``[gpio] pin_factory``)."""
-    spec = device_spec(found, report, notify=SILENT, open_device=open_display, clock=time.monotonic)
-    if factory is not None:
-        spec = replace(spec, pins=given_pins(factory))
-    return build(spec, stack)
+    pins = device_pins if factory is None else lambda found: given_pins(factory)
+    machine = Machine(pins=pins, open_device=open_display, notify=lambda: SILENT)
+    return build(machine_spec(found, report, machine), stack)
 
 
 class Driven:

@@ -141,8 +141,10 @@ def build(spec: Spec, stack: ExitStack) -> Table:
         flow, stored = _stored(spec, spec.store, stack, flow, put)
         sinks += stored
     watchers = [w for make in spec.watchers if (w := make(stack, put, prefs, report)) is not None]
-    for watch in watchers:  # what the table shows now, until the loop draws its first frame
-        watch(public_view(flow, spec.clock()), prefs)
+    if watchers:  # what the table shows now, until the loop draws its first frame
+        shown = public_view(flow, spec.clock())
+        for watch in watchers:
+            watch(shown, prefs)
     display = oled if spec.after_frame is None else _Watched(oled, spec.after_frame)
     app = App(
         flow,

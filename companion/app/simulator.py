@@ -126,10 +126,9 @@ class Simulator(Closing):
             raise ValueError("give the settings resolved, or board, target and lang: not both")
         else:
             found = settings
-        spec = (players, fast, speed, controller, store, hub, tuple(bots), watchers, arrange)
-        self._more = inputs
+        spec = (players, fast, speed, controller, store, hub, tuple(bots), inputs, watchers)
         try:
-            self._open(found, *spec)
+            self._open(found, *spec, arrange)
         except BaseException:
             self._stack.close()
             raise
@@ -147,6 +146,7 @@ class Simulator(Closing):
         store: StateDir | None,
         hub: Sequence[str] | None,
         bots: tuple[str, ...],
+        inputs: tuple[InputSource, ...],
         watchers: tuple[WatcherSource, ...],
         arrange: Callable[[list[Sink]], Sequence[Sink]],
     ) -> None:
@@ -178,7 +178,7 @@ class Simulator(Closing):
             settings=found,
             pins=given_pins(self.factory),
             display=given_display(luma),
-            inputs=table_inputs(cfg, cfg.pads.source) + self._more,
+            inputs=table_inputs(cfg, cfg.pads.source) + inputs,
             flow=flow,
             report=self.errors.append,
             store=store,

@@ -52,7 +52,7 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
     # over it (a damaged settings.json is set aside and said).
     try:
         found = effective(Path(config_path) if config_path else None, report=report)
-        spec = _spec(found, report, machine)
+        spec = machine_spec(found, report, machine)
     except CompanionError as e:
         err.write(f"companion run: {e}\n")
         return EXIT_BAD_INPUT
@@ -80,7 +80,8 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
     return 0
 
 
-def _spec(found: Effective, report: Callable[[str], None], machine: Machine) -> Spec:
+def machine_spec(found: Effective, report: Callable[[str], None], machine: Machine) -> Spec:
+    """``companion run``'s spec for ``found``, on ``machine``'s parts."""
     spec = device_spec(
         found, report, notify=machine.notify(), open_device=machine.open_device, clock=machine.clock
     )
