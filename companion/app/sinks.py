@@ -247,6 +247,12 @@ class HistoryRecorder(Closing):
         store = self._store
         assert store is not None
         added = 0
+        # The game file first: a new game sets an ended one aside by renaming it, so what
+        # is read here is either the ended game, or the new one with the ended one's file
+        # already in the list read after it. Never neither.
+        loaded = store.load()
+        if loaded.record is not None and (loaded.finished or loaded.record.ended):
+            added += self.history.keep(loaded.record, date=_dated(loaded.path))
         held: list[Path] = []
         for path in store.kept_games():
             found = examine(store.ops, path)
@@ -259,9 +265,6 @@ class HistoryRecorder(Closing):
             kept = self.history.keep(found.record, file=path.name, digest=digest, date=_dated(path))
             added += kept
             held.append(path)
-        loaded = store.load()
-        if loaded.record is not None and (loaded.finished or loaded.record.ended):
-            added += self.history.keep(loaded.record, date=_dated(loaded.path))
         if added:
             games = "1 game" if added == 1 else f"{added} games"
             self._report(f"{games} kept in {store.path} written into the history")

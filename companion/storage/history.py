@@ -385,7 +385,7 @@ class History(Closing):
         """The id of the game in progress if ``record`` is a later moment of it (its last
         write failed) and no kept file is that game yet; else None."""
         current = self.current()
-        if current is None or not record.rounds:
+        if current is None:
             return None
         game_id, last = current
         if len(record.rounds) < len(last.rounds) or not continues(record, last):
