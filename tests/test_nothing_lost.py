@@ -144,9 +144,11 @@ def test_an_unfinished_game_is_still_continued_by_its_saves(tmp_path):
 # --- the recorder: a failed write waits, and is written when the history is back ---------
 
 
-def recorder(folder: Path, said: list[str], **options) -> tuple[HistoryRecorder, Saver]:
+def recorder(
+    folder: Path, said: list[str], store: StateDir | None = None, **options
+) -> tuple[HistoryRecorder, Saver]:
     history = History(folder, clock=lambda: NOON, report=said.append)
-    store = StateDir(folder)
+    store = store or StateDir(folder)
     return HistoryRecorder(history, said.append, store=store, **options), Saver(
         store, lambda _e: None, said.append
     )
@@ -459,10 +461,11 @@ def test_history_import_into_a_history_that_says_no_is_one_line(tmp_path, read_o
 
 def test_the_folder_is_looked_through_at_power_on_and_after_a_game_not_every_round(tmp_path):
     said: list[str] = []
-    table, _saver = recorder(tmp_path, said)
+    store = StateDir(tmp_path)
+    table, _saver = recorder(tmp_path, said, store)
     looks = []
-    kept_games = table._store.kept_games
-    table._store.kept_games = lambda: looks.append(1) or kept_games()
+    kept_games = store.kept_games
+    store.kept_games = lambda: looks.append(1) or kept_games()
     table.start()  # power-on
     for n in (0, 1, 0, 1, 2):  # rounds played, and undone
         table(GameChanged(record(target=30, rounds=ROUNDS[:n])))
@@ -481,9 +484,9 @@ def test_a_new_game_setting_an_ended_one_aside_during_the_look_never_hides_it(tm
     ended game reaches the history, once."""
     StateDir(tmp_path).save(record())  # finished while the history could not be written
     said: list[str] = []
-    table, saver = recorder(tmp_path, said)
+    store = StateDir(tmp_path)
+    table, saver = recorder(tmp_path, said, store)
     new_game = GameChanged(record(target=30, rounds=[]))
-    store = table._store
     if moment == "before the look":
         saver(new_game)
     elif moment == "between the game file and the kept ones":
