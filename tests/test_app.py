@@ -161,3 +161,18 @@ def test_the_panel_shows_the_game_again_once_the_bus_answers():
     expected = draw(public_view(app.flow, clock[0]), catalog("en"))
     assert panel.image().tobytes() == expected.tobytes()
     assert app.next_wake() is None and len(said) == 2  # "answers again", once
+
+
+def test_an_event_taken_off_the_queue_but_not_yet_handled_is_not_an_idle_table(table):
+    """A waiter (the simulator) never takes the moment between the loop's ``get`` and its
+    ``handle`` for a table waiting for people: the queue counts an event until handled."""
+    app, clock, _ = table
+    clock[0] = 1.0
+    app.handle(Tick())  # the supply phase is over: the seats choose, nothing is due
+    assert app.wait_ready(timeout=0.0)
+    app.put(PadDown(0, 1))
+    taken = app.events.get()  # as the loop does, just before it handles it
+    assert not app.wait_ready(timeout=0.0)
+    app.handle(taken)
+    app.events.task_done()
+    assert app.wait_ready(timeout=0.0)

@@ -43,13 +43,13 @@ def test_a_bot_that_raises_is_logged_and_the_easy_bot_plays_for_it(threaded):
         if len(answers) == 2:
             both.set()
 
-    seats = BotSeats(put, reports.append, threaded=threaded, seed=7, make=broken_strong)
-    seats(AskBot(VIEW, "strong"))
-    seats(AskBot(View(VIEW.state, 1), "normal"))  # the worker is still there to answer it
+    seats = BotSeats(put, reports.append, threaded=threaded, make=broken_strong)
+    seats(AskBot(VIEW, "strong", seed=7))
+    seats(AskBot(View(VIEW.state, 1), "normal", seed=7))  # the worker is still there to answer it
     assert both.wait(60)
     seats.close()
     assert [a.seat for a in answers] == [2, 1] and all(isinstance(a, BotChose) for a in answers)
-    assert answers[0].cards == make_bot("easy", 7).cards(VIEW)  # seeded: the same every time
+    assert answers[0].cards == make_bot("easy", 7).cards(VIEW)  # the ask's seed
     assert answers[1].cards == make_bot("normal", 7).cards(View(VIEW.state, 1))
     (report,) = reports
     first, *trace = report.splitlines()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from pathlib import Path
 
 import pytest
 from helpers import model_script, simulate
@@ -278,3 +279,36 @@ def test_a_folder_as_the_script_is_one_line(tmp_path):
     code, out, err = simulate("--players", "3", "--script", str(tmp_path / "scripts"))
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.endswith("scripts: cannot read: a folder, not a file\n")
+
+
+# --- a script that outlasts its game ----------------------------------------------------
+
+DEMO = Path(__file__).parent.parent / "companion" / "examples" / "demo-script.txt"
+MORE = "press OK\npress OK\npress P1 1\n"  # past the ranking: a new game's keys
+
+
+def test_a_script_that_outlasts_its_game_stops_at_the_ranking(tmp_path):
+    script = tmp_path / "long.txt"
+    script.write_text(DEMO.read_text() + MORE)
+    code, out, err = simulate("--players", "3", "--fast", "--json", "--script", str(script))
+    assert code == 0
+    game, _ = simulate("--players", "3", "--fast", "--json", "--script", str(DEMO))[1:]
+    assert out == game and json.loads(out)["finished"] is True  # the game it played
+    last = len(DEMO.read_text().splitlines())
+    assert err == (
+        f"companion simulate: the script stopped at the final ranking, before line {last + 1}: "
+        "3 lines not played (add --then-new to play on into a new game)\n"
+    )
+
+
+def test_then_new_plays_on_past_the_ranking():
+    lines = parse_script(DEMO.read_text() + MORE)
+    last = len(DEMO.read_text().splitlines())
+    for then_new, ranked in ((False, True), (True, False)):
+        sim = Simulator(players=3, fast=True)
+        try:
+            left = sim.run(lines, then_new=then_new)
+            assert sim.ranked is ranked
+            assert [line.number - last for line in left] == ([] if then_new else [1, 2, 3])
+        finally:
+            sim.close()

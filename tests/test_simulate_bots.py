@@ -81,9 +81,14 @@ def test_simulate_bots_plays_them_after_the_people(tmp_path):
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (("--players", "1"), "--players 1 with 0 bots makes 1 seat: a game has 2 to 6"),
-        (("--players", "6", "--bots", "easy"), "--players 6 with 1 bot makes 7 seats"),
+        (("--players", "1"), "with 0 bots makes 1 seat: a game has 2 to 6 (add --bots"),
+        (("--players", "0", "--bots", "easy"), "with 1 bot makes 1 seat: a game has 2 to 6 (add"),
+        (
+            ("--players", "6", "--bots", "easy"),
+            "--players 6 with 1 bot makes 7 seats: a game has 2 to 6\n",
+        ),
         (("--players", "2", "--bots", "easy,easy,easy,easy,easy"), "with 5 bots makes 7 seats"),
+        (("--new",), "--new starts a game of --players N: give it, or leave out --new"),
     ],
 )
 def test_too_few_or_too_many_seats_is_one_line(argv, says):
@@ -95,7 +100,7 @@ def test_a_bot_strength_not_known_is_refused(capsys):
     with pytest.raises(SystemExit) as stopped:
         simulate("--bots", "normal,clever")
     assert stopped.value.code == 2
-    assert "bots are 1 to 5 of easy, normal, strong" in capsys.readouterr().err
+    assert "bots are 1 to 6 of easy, normal, strong" in capsys.readouterr().err
 
 
 def test_a_bots_cards_are_in_no_frame_save_or_log_before_the_reveal(tmp_path):
@@ -178,3 +183,29 @@ def test_on_the_device_a_bot_thinks_on_a_thread_of_its_own():
     seats.close()
     (chose,) = answers
     assert isinstance(chose, BotChose) and chose.seat == 2 and len(chose.cards) == 2
+
+
+# --- a game of bots alone, and its seed -------------------------------------------------
+
+ALONE = ("--players", "0", "--bots", "strong,normal,easy", "--fast", "--json")
+
+
+def test_a_game_of_bots_alone_plays_to_its_end_the_same_for_the_same_seed():
+    code, out, err = simulate(*ALONE, "--seed", "11")
+    assert code == 0, err
+    first = json.loads(out)
+    assert first["finished"] is True and len(first["players"]) == 3
+    assert simulate(*ALONE, "--seed", "11")[1] == out  # the same seed: the same game
+    others = {simulate(*ALONE, "--seed", str(seed))[1] for seed in (12, 13)}
+    assert out not in others  # another seed: another game
+
+
+def test_the_seed_reaches_the_bots_trades_too():
+    """The table decides a bot's trade itself: with the table's seed, not a fixed one."""
+    sim = Simulator(players=0, bots=("easy", "easy"), fast=True, seed=5)
+    try:
+        assert sim.flow.settings.seed == 5
+        sim.play_out()
+        assert sim.flow.game.over and sim.ranked
+    finally:
+        sim.close()

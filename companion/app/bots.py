@@ -36,8 +36,8 @@ def counting_clock() -> Clock:
 
 
 class BotSeats(Closing):
-    """Answers ``AskBot``: runs a bot of the asked strength on the asked view, puts its
-    ``BotChose`` with ``put``. ``threaded``: on a worker thread (started at the first
+    """Answers ``AskBot``: runs a bot of the asked strength and seed on the asked view,
+    puts its ``BotChose`` with ``put``. ``threaded``: on a worker thread (started at the first
     question), else at once, inside the loop's step. ``clock``: a new clock for each
     decision (None: the real one). ``make``: makes the bots (``make_bot``).
 
@@ -51,14 +51,13 @@ class BotSeats(Closing):
         report: Report,
         *,
         threaded: bool,
-        seed: int = 0,
         budget_ms: int = BUDGET_MS,
         clock: Callable[[], Clock] | None = None,
         make: MakeBot = make_bot,
     ):
         self._put, self._report = put, report
         self._threaded = threaded
-        self.seed, self.budget_ms = seed, budget_ms
+        self.budget_ms = budget_ms
         self._clock, self._make = clock, make
         self._asks: SimpleQueue[AskBot | None] = SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -89,7 +88,7 @@ class BotSeats(Closing):
         seat = ask.view.seat + 1
         clock = time.perf_counter if self._clock is None else self._clock()
         try:
-            return tuple(self._make(ask.strength, self.seed, self.budget_ms, clock).cards(ask.view))
+            return tuple(self._make(ask.strength, ask.seed, self.budget_ms, clock).cards(ask.view))
         except CompanionError as e:  # a game over, a seat not in it: nothing to choose
             self._report(f"the bot at seat {seat} cannot choose: {e}")
             return None
@@ -100,7 +99,7 @@ class BotSeats(Closing):
                 f"it plays a random legal choice this round:\n{where}"
             )
         try:
-            return tuple(make_bot("easy", self.seed).cards(ask.view))
+            return tuple(make_bot("easy", ask.seed).cards(ask.view))
         except Exception as e:  # the worker lives on for the next question
             self._report(f"the bot at seat {seat} cannot choose: {type(e).__name__}: {e}")
             return None

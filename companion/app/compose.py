@@ -10,12 +10,11 @@ stops, the parts already open are closed again, in reverse order.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from queue import SimpleQueue
+from queue import Queue
 
 from gpiozero.pins import Factory
 from luma.core.device import device as LumaDevice
@@ -57,9 +56,8 @@ BotRunner = Callable[[Put, Report], BotSeats]
 
 
 def threaded_bots(put: Put, report: Report) -> BotSeats:
-    """The device's bots: thinking on a thread of their own, seeded afresh at each power-on
-    (the same position need not get the same answer)."""
-    return BotSeats(put, report, threaded=True, seed=random.randrange(2**32))
+    """The device's bots: thinking on a thread of their own (seeded by the table)."""
+    return BotSeats(put, report, threaded=True)
 
 
 def any_order(sinks: list[Sink]) -> Sequence[Sink]:
@@ -131,7 +129,7 @@ def build(spec: Spec, stack: ExitStack) -> Table:
     oled = Oled(spec.display(stack, factory, report), on_error=report)
     keys = open_keys(spec.settings, spec.inputs, stack, factory, report)
     oled.contrast(prefs.contrast)
-    events: SimpleQueue[Queued] = SimpleQueue()
+    events: Queue[Queued] = Queue()
     put: Put = events.put
     flow = with_volume(spec.flow, keys.beeper.has_volume)  # offer a volume if it has one
     sinks = [sound(keys.beeper, prefs), contrast(oled.contrast, prefs), stuck_keys(report)]

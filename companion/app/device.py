@@ -5,6 +5,7 @@ the ``Spec`` of ``companion run``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -36,12 +37,14 @@ class PageUnavailable(CompanionError):
     """The page's address cannot be had (a port in use, an address not on this machine)."""
 
 
-def setup_flow(prefs: DeviceSettings) -> Flow:
+def setup_flow(prefs: DeviceSettings, seed: int | None = None) -> Flow:
     """The setup screens' choices: the shipped sides, and the effective settings' board
     (a shipped side, or your own board's rates) and target as the defaults; the
-    settings themselves, to change on the device."""
+    settings themselves, to change on the device. The bots' ``seed`` is drawn afresh at
+    each power-on (None), so the same position need not get the same answer."""
     boards = tuple(profile(name) for name in profile_names())
-    return new_flow(boards, TABLE, prefs=prefs, languages=tuple(languages()))
+    seed = random.randrange(2**32) if seed is None else seed
+    return new_flow(boards, TABLE, prefs=prefs, languages=tuple(languages()), seed=seed)
 
 
 def device_pins(found: Effective) -> PinSource:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from queue import Empty, SimpleQueue
+from queue import Empty, Queue
 from typing import Protocol
 
 from PIL import Image
@@ -66,7 +66,7 @@ class App:
         flow: Flow,
         display: Display,
         *,
-        events: SimpleQueue[Queued] | None = None,
+        events: Queue[Queued] | None = None,
         sinks: Sequence[Sink] = (),
         watchers: Sequence[Watcher] = (),
         notify: Notifier = SILENT,
@@ -74,7 +74,9 @@ class App:
         splash: float = 0.0,
     ):
         self.flow = flow
-        self.events: SimpleQueue[Queued] = SimpleQueue() if events is None else events
+        # A Queue counts what was put and is not yet handled (``task_done``): a waiter
+        # never takes the moment between ``get`` and ``handle`` for an idle table.
+        self.events: Queue[Queued] = Queue() if events is None else events
         self.display = display
         self.sinks = tuple(sinks)
         self.watchers = tuple(watchers)
@@ -115,11 +117,13 @@ class App:
             try:
                 event = self.events.get(timeout=self.next_wake())
             except Empty:
-                event = Tick()
+                self.handle(Tick())
+                continue
             if isinstance(event, Stop):
                 notify.stopping()
                 return
             self.handle(event)
+            self.events.task_done()
 
     def _feed(self) -> None:
         """Ping the watchdog when due: only here, between events, so a handler that
@@ -195,7 +199,7 @@ class App:
     def _wait(self, done: Callable[[], bool], timeout: float, alive: Callable[[], bool]) -> bool:
         deadline = time.monotonic() + timeout
         with self._idle:
-            while self.busy or not done() or not self.events.empty():
+            while self.busy or not done() or self.events.unfinished_tasks:
                 left = deadline - time.monotonic()
                 if left <= 0 or not alive():
                     return False

@@ -9,6 +9,7 @@ has handled the one before.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -28,7 +29,7 @@ from ..sim.matrix import SimulatedMatrix
 from ..sim.panel import fake_device
 from ..sim.pins import SimFactory
 from ..storage import StateDir
-from ..table import FAST, TABLE, Effect, Flow, new_flow, start
+from ..table import FAST, TABLE, Effect, Flow, Phase, new_flow, start
 from ..table.events import HostKey, NameSet, Put, Source, Tick
 from ..ui.catalog import languages
 from .bots import BotSeats, counting_clock
@@ -96,6 +97,7 @@ class Simulator(Closing):
         lang: str | None = None,
         hub: Sequence[str] | None = None,
         bots: Sequence[str] = (),
+        seed: int = 0,
         clock: Callable[[], float] = time.monotonic,
         settings: Effective | None = None,
         watchers: tuple[WatcherSource, ...] = (),
@@ -105,7 +107,8 @@ class Simulator(Closing):
         """``hub``: the pads through the hub's firmware, started with this command line
         (``simhub.firmware_command()``) behind a pty; None: the matrix on mock pins.
         ``bots``: the strengths of bots seated after the people (``players`` of them, or
-        setup's default); they answer at once, the same on every run. ``clock``: the
+        setup's default); they answer at once, the same on every run of the same ``seed``
+        (a different seed: other choices, another game). ``clock``: the
         table's time (a test's own, advanced by hand, makes pauses end when it says).
         ``settings``: resolved by the command (None: the packaged defaults, the settings
         saved in ``store``, and ``lang``, ``board``, ``target`` over them); ``controller``
@@ -126,7 +129,7 @@ class Simulator(Closing):
             raise ValueError("give the settings resolved, or board, target and lang: not both")
         else:
             found = settings
-        spec = (players, fast, speed, controller, store, hub, tuple(bots), inputs, watchers)
+        spec = (players, fast, speed, controller, store, hub, tuple(bots), seed, inputs, watchers)
         try:
             self._open(found, *spec, arrange)
         except BaseException:
@@ -146,6 +149,7 @@ class Simulator(Closing):
         store: StateDir | None,
         hub: Sequence[str] | None,
         bots: tuple[str, ...],
+        seed: int,
         inputs: tuple[InputSource, ...],
         watchers: tuple[WatcherSource, ...],
         arrange: Callable[[list[Sink]], Sequence[Sink]],
@@ -167,7 +171,9 @@ class Simulator(Closing):
         )
         boards = tuple(profile(name) for name in profile_names())
         timing = FAST if fast else TABLE.faster(speed)
-        start_flow = new_flow(boards, timing, prefs=prefs, languages=tuple(languages()), hold=HOLD)
+        start_flow = new_flow(
+            boards, timing, prefs=prefs, languages=tuple(languages()), hold=HOLD, seed=seed
+        )
         start_flow = replace(start_flow, choice=replace(start_flow.choice, bots=bots))
         flow = power_on(start_flow, store, self.errors.append)
         effects: tuple[Effect, ...] = ()
@@ -260,14 +266,29 @@ class Simulator(Closing):
         pin.drive_high()
         self.settle(1)
 
-    def run(self, lines: list[Line]) -> None:
+    def run(self, lines: list[Line], *, then_new: bool = False) -> list[Line]:
         """Play script lines. A press waits for the table as a person would: until no
-        pause is running (with --fast there are none)."""
-        for line in lines:
+        pause is running (with --fast there are none). The script stops at the final
+        ranking (what it reports is that game), unless ``then_new``: the lines it did
+        not play are returned."""
+        for index, line in enumerate(lines):
             if line.action != "wait":
                 self._ready(f"line {line.number}: ")
+            if not then_new and self.ranked:
+                return lines[index:]
             self.act(line)
         self._ready("after the last line: ")  # let the last pauses run out
+        return []
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the table shows a game's final ranking."""
+        return self.flow.mode.phase is Phase.OVER
+
+    def play_out(self) -> None:
+        """A game of bots alone: wait, for as long as its pauses take, until it is over
+        (the table then waits for people, who are not there)."""
+        self._ready("while the bots played: ", timeout=math.inf)
 
     def act(self, line: Line) -> None:
         """Do what one line says at once, even during a pause, as a key at the keyboard
@@ -284,8 +305,8 @@ class Simulator(Closing):
             time.sleep(line.ms / 1000)
             self.settle(0)
 
-    def _ready(self, where: str = "") -> None:
-        if not self.app.wait_ready(alive=self._thread.is_alive):
+    def _ready(self, where: str = "", timeout: float = 120.0) -> None:
+        if not self.app.wait_ready(timeout, alive=self._thread.is_alive):
             self._check()
             raise RuntimeError(f"{where}the table never became ready")
 

@@ -94,7 +94,10 @@ def _add_simulate(sub) -> None:
         description="Run the companion on mock pins and a simulated OLED.",
     )
     sim.add_argument(
-        "--players", type=people, metavar="N", help="skip setup: N people at pads 1..N, 1 to 6"
+        "--players",
+        type=people,
+        metavar="N",
+        help="skip setup: N people at pads 1..N, 0 to 6 (0: a game of bots alone)",
     )
     bots = sim.add_argument(
         "--bots",
@@ -104,6 +107,13 @@ def _add_simulate(sub) -> None:
         help="bots seated after the people: %(strengths)s each (comma-separated)",
     )
     bots.strengths = STRENGTHS  # read by the help, as %(strengths)s, when it is printed
+    sim.add_argument(
+        "--seed",
+        type=seed,
+        default=0,
+        metavar="N",
+        help="the bots' seed: the same seed and keys, the same game (default 0)",
+    )
     # --board, --target and --lang win over the settings saved in --state-dir; not given,
     # those (else standard, 30 and en) apply.
     sim.add_argument("--board", help="board name or trader-rates JSON file")
@@ -129,6 +139,11 @@ def _add_simulate(sub) -> None:
         "--new",
         action="store_true",
         help="with --players: keep the unfinished game in --state-dir aside, start another",
+    )
+    sim.add_argument(
+        "--then-new",
+        action="store_true",
+        help="a script goes on past the ranking into a new game (else it stops there)",
     )
     sim.add_argument("--lang", type=language, help="language of the screens")
     sim.add_argument(
@@ -335,19 +350,19 @@ def games(text: str) -> int:
 
 
 def people(text: str) -> int:
-    return _whole(text, 1, 6, "players")
+    return _whole(text, 0, 6, "players")
 
 
 def bot_list(text: str) -> tuple[str, ...]:
-    """Bots' strengths, comma-separated: at most five (one person at least, six seats)."""
+    """Bots' strengths, comma-separated: one to six (six seats at most in all)."""
     from ..game.bots import STRENGTHS
 
     bots = tuple(part.strip() for part in text.split(",")) if text.strip() else ()
     wrong = next((b for b in bots if b not in STRENGTHS), None)
-    if wrong is not None or not 1 <= len(bots) <= 5:
+    if wrong is not None or not 1 <= len(bots) <= 6:
         known = ", ".join(STRENGTHS)
         raise argparse.ArgumentTypeError(
-            f"bots are 1 to 5 of {known}, comma-separated, got {text[:40]!r}"
+            f"bots are 1 to 6 of {known}, comma-separated, got {text[:40]!r}"
         )
     return bots
 

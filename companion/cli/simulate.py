@@ -48,7 +48,7 @@ class Refused(CompanionError):
 def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
     found: list[str] = []  # what the settings' layers had to say (a damaged file)
     try:
-        _check_seats(args.players, args.bots)
+        _check_seats(args.players, args.bots, args.new)
         board = named_board(args.board) if args.board is not None else None
         lines = _script(args.script)
         store = _store(args)
@@ -64,7 +64,8 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
-    keys = lines is None and window is None and sys.stdin.isatty()
+    alone = args.players == 0  # bots alone: nobody's keys to read, the game plays itself
+    keys = lines is None and window is None and not alone and sys.stdin.isatty()
     shown = _legend(lines, keys, window, words)
     draw = None
     try:
@@ -85,6 +86,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             store=store,
             hub=hub,
             bots=args.bots,
+            seed=args.seed,
             settings=settings,
         )
         if sim is None:
@@ -92,7 +94,9 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         sim.errors[:0] = found
         try:
             with _signals(draw):
-                _play(sim, lines, keys, window, err)
+                left = _play(sim, lines, keys, window, err, alone=alone, then_new=args.then_new)
+            if left:
+                err.write(f"companion simulate: {_stopped(left)}\n")
         except KeyboardInterrupt:
             pass
         finally:
@@ -132,13 +136,19 @@ def _settings(
     )
 
 
-def _check_seats(people: int | None, bots: tuple[str, ...]) -> None:
-    """Two to six seats in all: the people at the pads (``--players``), then the bots."""
-    if people is not None and not 2 <= people + len(bots) <= 6:
+def _check_seats(people: int | None, bots: tuple[str, ...], new: bool) -> None:
+    """Two to six seats in all: the people at the pads (``--players``), then the bots;
+    ``--new`` only with ``--players`` (without it, the saved game is resumed)."""
+    if people is None:
+        if new:
+            raise CompanionError("--new starts a game of --players N: give it, or leave out --new")
+        return
+    seats = people + len(bots)
+    if not 2 <= seats <= 6:
+        hint = " (add --bots, e.g. --bots normal, to play against the table)" if seats < 2 else ""
         raise CompanionError(
             f"--players {people} with {count(len(bots), 'bot')} makes "
-            f"{count(people + len(bots), 'seat')}: a game has 2 to 6 "
-            "(add --bots for a game of one person)"
+            f"{count(seats, 'seat')}: a game has 2 to 6{hint}"
         )
 
 
@@ -195,19 +205,43 @@ def _legend(
 
 
 def _play(
-    sim: Simulator, lines: list[Line] | None, keys: bool, window: Window | None, err: TextIO
-) -> None:
-    """The script, or keys from the window or the terminal, or typed script lines."""
+    sim: Simulator,
+    lines: list[Line] | None,
+    keys: bool,
+    window: Window | None,
+    err: TextIO,
+    *,
+    alone: bool,
+    then_new: bool,
+) -> list[Line]:
+    """The script, or keys from the window or the terminal, or typed script lines; a
+    game of bots ``alone`` then plays to its end. The script's lines not played (it
+    stopped at the ranking) are returned."""
+    left: list[Line] = []
     if window is not None:
         _windowed(sim, window, lines)
     elif lines is not None:
-        sim.run(lines)
+        left = sim.run(lines, then_new=then_new)
+    elif alone:
+        pass
     elif keys:
         fd = sys.stdin.fileno()
         with raw_terminal(fd):
             play(sim.act, read_keys(fd), shipped_keymap())
     else:
         _interactive(sim, err)
+    if alone and not left:
+        sim.play_out()
+    return left
+
+
+def _stopped(left: list[Line]) -> str:
+    """Why the script's last lines were not played."""
+    lines = count(len(left), "line")
+    return (
+        f"the script stopped at the final ranking, before line {left[0].number}: "
+        f"{lines} not played (add --then-new to play on into a new game)"
+    )
 
 
 @contextmanager

@@ -20,10 +20,7 @@ from .effects import LOCKED, AskBot
 from .events import BotChose
 from .state import Choosing, Flow, Phase, Resolving, Step, current_game
 
-__all__ = ["TRADE_SEED", "AskBot", "BotChose", "asks", "chose", "offer"]
-
-
-TRADE_SEED = 0  # every strength trades by a fixed rule; easy's random offer uses this seed
+__all__ = ["AskBot", "BotChose", "asks", "chose", "offer"]
 
 
 def asks(before: Flow, after: Flow) -> tuple[AskBot, ...]:
@@ -35,7 +32,7 @@ def asks(before: Flow, after: Flow) -> tuple[AskBot, ...]:
         return ()
     state = current_game(after).state
     return tuple(
-        AskBot(BotView(state, seat), strength)
+        AskBot(BotView(state, seat), strength, after.settings.seed)
         for seat in range(after.players)
         if (strength := after.bot(seat)) is not None and not mode.chosen[seat]
     )
@@ -73,4 +70,4 @@ def offer(flow: Flow, mode: Resolving) -> int | None:
     if strength is None:
         return None
     view = BotView(current_game(flow).state, seat)
-    return make_bot(strength, TRADE_SEED).trade(view, mode.result.plays)
+    return make_bot(strength, flow.settings.seed).trade(view, mode.result.plays)

@@ -86,6 +86,7 @@ class AskBot:
 
     view: BotView
     strength: str
+    seed: int = 0  # the table's (``Settings.seed``): the same seed, the same answer
 
 
 Effect = (

@@ -58,6 +58,7 @@ class Settings:
     hold: float = HOLD
     languages: tuple[str, ...] = ("en",)  # the catalogs there are (the ui's to know)
     volume: bool = True  # the buzzer can play softer and louder (a passive one)
+    seed: int = 0  # the bots' seed: their cards and trades (the device draws one at power-on)
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,12 +319,14 @@ def new_flow(
     hold: float = HOLD,
     prefs: DeviceSettings | None = None,
     languages: tuple[str, ...] | None = None,
+    seed: int = 0,
 ) -> Flow:
     """A table at power-on, waiting for seats to join. Setup's board and target start
-    from ``prefs`` (the device's settings). ``languages``: those the settings offer."""
+    from ``prefs`` (the device's settings). ``languages``: those the settings offer.
+    ``seed``: the bots' (the same seed and the same presses make the same game)."""
     prefs = prefs or DEFAULT_PREFS
     languages = languages or (prefs.language,)
-    settings = Settings(boards, timing, hold, languages)
+    settings = Settings(boards, timing, hold, languages, seed=seed)
     flow = Flow(settings, choice=Choice(0, prefs.target), prefs=prefs)
     return choose_board(flow, board_of(prefs))
 
