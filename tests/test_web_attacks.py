@@ -89,6 +89,19 @@ JSON = b"Content-Type: application/json"
             ),
             b"400",
         ),
+        (head(b"POST /api/pair HTTP/1.1", JSON, length=False), b"411"),  # where does it end?
+        (  # a space before the colon: not the length to the server, one to a proxy
+            head(b"POST /api/pair HTTP/1.1", JSON, b"Content-Length : 105", length=False),
+            b"400",
+        ),
+        (head(b"POST /api/pair HTTP/1.1", JSON, b"Content-Length 105", length=False), b"400"),
+        (head(b"POST /api/pair HTTP/1.1", JSON, b"Con\x00tent-Length: 105", length=False), b"400"),
+        (
+            head(
+                b"POST /api/pair HTTP/1.1", JSON, b"X-A: b", b"\tContent-Length: 105", length=False
+            ),
+            b"400",
+        ),  # folded into the header before it
         (head(b"GET /api/view HTTP/1.1"), b"200"),  # a GET with a body
         (head(b"GET /api/view HTTP/1.1").replace(b"127.0.0.1", b"evil.example", 1), b"421"),
         (head(b"HEAD /api/view HTTP/1.1"), b"501"),
@@ -117,6 +130,7 @@ def test_a_refusal_then_the_hidden_request_on_a_new_connection_is_still_one_code
         ("http://[::1]:8080", "[::1]:8080", True),
         ("http://127.0.0.1:8081", "127.0.0.1:8080", False),
         ("https://evil.example", "127.0.0.1:8080", False),
+        ("https://127.0.0.1:8080", "127.0.0.1:8080", False),  # the page is http only
         ("null", "127.0.0.1", False),
         ("http://127.0.0.1:99999", "127.0.0.1:99999", False),
         ("file://", "127.0.0.1", False),

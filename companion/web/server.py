@@ -36,6 +36,7 @@ import traceback
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
+from email.message import Message
 from http import HTTPStatus
 from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -488,6 +489,11 @@ class _Handler(BaseHTTPRequestHandler):
         if not super().parse_request():
             return False
         self._consumed = not _has_body(self.headers)
+        problem = framing_problem(self.headers)
+        if problem is not None:  # where this request ends is not known: nothing follows it
+            self._consumed = False
+            self._error(Refused(HTTPStatus.BAD_REQUEST, f"headers: {problem}", "web.error.body"))
+            return False
         return True
 
     def do_GET(self) -> None:
@@ -629,7 +635,9 @@ class _Handler(BaseHTTPRequestHandler):
         if kind != "application/json":
             # a form on another site cannot send this without asking first (CORS)
             raise _bad_body(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send application/json")
-        lengths = self.headers.get_all("Content-Length") or ["0"]
+        lengths = self.headers.get_all("Content-Length")
+        if not lengths:  # a body may follow all the same: its end is not known
+            raise _bad_body(HTTPStatus.LENGTH_REQUIRED, "give Content-Length (0: no body)")
         given = lengths[0].strip()
         if len(lengths) > 1 or not (given.isascii() and given.isdigit()):
             raise _bad_body(HTTPStatus.BAD_REQUEST, "Content-Length is not one number")
@@ -680,10 +688,28 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         for name, value in {**HEADERS, **(extra or {})}.items():
             self.send_header(name, value)
-        if not self._consumed:  # what follows is that body's rest, not a request
+        if not self._consumed or status >= 400:  # what follows may be a body's rest,
+            self.close_connection = True  # never a request: a refusal ends the connection
             self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
+
+
+def framing_problem(headers: Message) -> str | None:
+    """Why a request's headers cannot be trusted to say where it ends (RFC 9112 5.1,
+    5.2): a line that is no header (a space before the colon, no colon, a NUL), a header
+    folded over lines, a name that is not a token. None: they can."""
+    if headers.defects or headers.get_payload():
+        return "a header line that is not NAME: VALUE"
+    for name, value in headers.items():
+        if not name or not set(name) <= TOKEN:
+            return "a header name that is not a token"
+        if "\r" in value or "\n" in value:
+            return "a header folded over lines"
+    return None
+
+
+TOKEN = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 def _has_body(headers: object) -> bool:
@@ -694,16 +720,17 @@ def _has_body(headers: object) -> bool:
 
 
 def same_origin(origin: str, host: str) -> bool:
-    """Whether an Origin header names the page at ``host`` (its Host header): a page on
-    another site, or an opaque ``null`` one, may not post."""
+    """Whether an Origin header names the page at ``host`` (its Host header), which is
+    served over http only: a page on another site, or an opaque ``null`` one, may not
+    post."""
     try:
         parts = urlsplit(origin.strip().lower())
         port = parts.port
     except ValueError:
         return False
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if parts.scheme != "http" or not parts.hostname:
         return False
-    default = 80 if parts.scheme == "http" else 443
+    default = 80
     name = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     want = name if port in (None, default) else f"{name}:{port}"
     given = host.strip().lower()
