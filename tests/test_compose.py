@@ -40,7 +40,7 @@ def evening(folder, how: str):
     sim = Simulator(players=3, target=TARGET, fast=True, store=store, arrange=arranged(how))
     try:
         sim.run(parse_script("name P1 anna\nname P3 zoe\n" + script, "evening"))
-        while sim.flow.phase in (Phase.OVER, Phase.JOIN, Phase.OPTIONS):  # to Start
+        while sim.flow.phase in (Phase.OVER, Phase.CONFIRM, Phase.JOIN, Phase.OPTIONS):
             sim.button(HostKey.OK)
         sim.run(parse_script(first_round, "the next game"))
     finally:
@@ -48,7 +48,7 @@ def evening(folder, how: str):
     sim = Simulator(fast=True, store=store, arrange=arranged(how))
     try:
         assert sim.flow.phase is Phase.RESUME
-        sim.run(parse_script("press LEFT\n", "left"))
+        sim.run(parse_script("press LEFT\npress OK\n", "set aside"))
     finally:
         sim.close()
     with History(folder) as history:

@@ -256,7 +256,12 @@ def test_after_the_end_ok_sets_up_a_new_game_with_the_same_seats():
     table.ok()
     table.ok()
     assert table.view.phase is Phase.OVER
+    table.ok()  # one OK never leaves the ranking: it asks
+    assert table.view.phase is Phase.CONFIRM and table.view.body.action == "new"
+    table.key(HostKey.LEFT)  # no: the ranking again
+    assert table.view.phase is Phase.OVER
     table.ok()
+    table.ok()  # yes
     assert table.view.phase is Phase.JOIN and table.flow.pads == (0, 1, 2, 3)
     assert table.view.board is None  # no stale rows once the game is over
     for _ in range(5):
@@ -307,7 +312,13 @@ def test_resume_or_keep_the_saved_game_aside():
     assert resumed.view.phase is Phase.SELECT and resumed.view.body.round == 2
     assert resumed.flow.game.state == table.flow.game.state
     other = Driver(offer_resume(new_flow(BOARDS, Timing(0, 0, 0, 0, 0, 0)), saved))
-    other.key(HostKey.LEFT)  # a new game: the saved one is kept, not overwritten
+    other.key(HostKey.LEFT)  # a new game? It asks first: one ◀ changes nothing
+    assert other.view.phase is Phase.CONFIRM and other.view.body.action == "aside"
+    assert other.view.body.rounds == 1 and not any(isinstance(e, KeepAside) for e in other.effects)
+    other.key(HostKey.RIGHT)  # no: back to the question of resuming
+    assert other.view.phase is Phase.RESUME
+    other.key(HostKey.LEFT)
+    other.ok()  # yes: the saved one is kept, not overwritten
     assert other.view.phase is Phase.JOIN and isinstance(other.effects[-1], KeepAside)
     assert other.effects[-1] == KeepAside(saved, (None,) * 3)  # the game, its seats unnamed
 
@@ -318,7 +329,8 @@ def test_a_new_game_after_the_ranking_keeps_the_finished_one_aside():
     table.menu("end")
     table.ok()
     table.ok()  # ended: the ranking
-    table.ok()  # the same seats: on to the options
+    table.ok()
+    table.ok()  # a new game, yes: the same seats, on to the options
     seen = len(table.saves)
     for _ in range(5):
         table.ok()  # options: board, target, no bot, start

@@ -61,6 +61,9 @@ def build() -> dict[str, Screen]:
     shots["resume"] = shot(Driver(offer_resume(new_flow(BOARDS, FAST), _played())))
     backup = offer_resume(new_flow(BOARDS, FAST), _played(), backup=True)
     shots["resume-backup"] = shot(Driver(backup))
+    aside = Driver(offer_resume(new_flow(BOARDS, FAST), _played()))
+    aside.key(HostKey.LEFT)
+    shots["confirm-aside"] = shot(aside)
     setup = Driver(new_flow(BOARDS, FAST))
     setup.press(0, 1)
     setup.press(2, 4)
@@ -145,6 +148,8 @@ def build() -> dict[str, Screen]:
     reveal.ok()
     reveal.ok()
     shots["over-6"] = shot(reveal)
+    reveal.ok()
+    shots["confirm-new"] = shot(reveal)
     _bot_shots(shots)
     return shots
 

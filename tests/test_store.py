@@ -480,6 +480,7 @@ def test_new_game_instead_keeps_the_saved_one_aside():
     record, _ = model_game(random.Random(4), 3, profile("standard"), 30, max_rounds=2)
     table = Driver(offer_resume(new_flow(BOARDS, FAST), record))
     table.key(HostKey.LEFT)
+    table.ok()  # yes, set it aside
     assert table.view.phase is Phase.JOIN and isinstance(table.saves[-1], KeepAside)
 
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from .effects import CLICK, REFUSED, GameChanged, GameFinished
 from .events import HostKey, HostPress, Press
 from .round import next_round
+from .setup import set_aside
 from .state import (
     MENU_ITEMS,
     Confirm,
@@ -85,8 +86,12 @@ def confirm(flow: Flow, mode: Confirm, event: Press, now: float) -> Step:
         return flow, ()
     if event.key is not HostKey.OK:
         return replace(flow, mode=mode.back), (CLICK,)
+    if isinstance(mode.back, Resume):
+        return set_aside(flow, mode.back)
     if mode.action == "undo":
         return _undo(flow, now)
+    if mode.action == "new":
+        return replace(flow, mode=Join()), (CLICK,)
     return _end(flow)
 
 

@@ -59,13 +59,12 @@ def new_game_on(flow: Flow, now: float) -> Step:
 
 
 def resume(flow: Flow, mode: Resume, event: Press, now: float) -> Step:
-    """OK resumes the saved game at the start of its next round; ◀ starts a new one
-    (the saved game is kept beside it: nothing is lost by a wrong key)."""
+    """OK resumes the saved game at the start of its next round; ◀ asks whether to set it
+    aside for a new one (it is kept beside it: nothing is lost by a wrong key)."""
     if not isinstance(event, HostPress):
         return flow, ()
     if event.key is HostKey.LEFT:
-        saved = mode.saved
-        return replace(flow, mode=Join()), (KeepAside(saved, seat_names(flow, saved)),)
+        return replace(flow, mode=Confirm("aside", mode)), (CLICK,)
     if event.key is not HostKey.OK:
         return flow, ()
     record = mode.saved
@@ -78,6 +77,12 @@ def resume(flow: Flow, mode: Resume, event: Press, now: float) -> Step:
         game=Game.from_record(record),
     )
     return next_round(flow, now), ()
+
+
+def set_aside(flow: Flow, mode: Resume) -> Step:
+    """The saved game kept beside the next one (confirmed): the seats join afresh."""
+    saved = mode.saved
+    return replace(flow, mode=Join()), (CLICK, KeepAside(saved, seat_names(flow, saved)))
 
 
 def join(flow: Flow, mode: Join, event: Press, now: float) -> Step:
@@ -184,13 +189,14 @@ def _targets(choice: Choice) -> tuple[int, ...]:
 
 
 def over(flow: Flow, mode: Over, event: Press, now: float) -> Step:
-    """After the ranking, OK sets up the next game with the same seats; ◀ offers to undo
-    the last round (or the ending, for a game ended from the menu). The finished game
-    stays in ``game`` until the new one starts."""
+    """After the ranking, OK asks whether to set up the next game with the same seats (the
+    key people press to skip should not skip the ranking); ◀ offers to undo the last
+    round (or the ending, for a game ended from the menu). The finished game stays in
+    ``game`` until the new one starts."""
     if not isinstance(event, HostPress):
         return flow, ()
     if event.key is HostKey.OK:
-        return replace(flow, mode=Join()), (CLICK,)
+        return replace(flow, mode=Confirm("new", Over())), (CLICK,)
     if event.key is HostKey.LEFT:
         return replace(flow, mode=Confirm("undo", Over())), (CLICK,)
     return flow, ()

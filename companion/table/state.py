@@ -176,8 +176,12 @@ class Menu:
 
 @dataclass(frozen=True, slots=True)
 class Confirm:
-    action: str  # "undo" or "end"
-    back: Menu | Over  # where ◀ ▶ go back to
+    """A question before what cannot be taken back by a key: "undo" a round, "end" the
+    game (from the menu or the ranking), "new": leave the ranking for a new game, "aside":
+    set the saved game aside at power-on for a new one. OK does it; ◀ ▶ go back."""
+
+    action: str  # "undo", "end", "new" or "aside"
+    back: Menu | Over | Resume  # where ◀ ▶ go back to
     phase: ClassVar[Phase] = Phase.CONFIRM
 
 

@@ -142,7 +142,7 @@ class MenuView:
 
 @dataclass(frozen=True, slots=True)
 class ConfirmView:
-    action: str  # "undo" or "end"
+    action: str  # "undo", "end", "new" (leave the ranking) or "aside" (the saved game)
     rounds: int  # rounds played
     ended: bool  # the game was ended from the menu (undo goes on with it)
 
@@ -353,7 +353,8 @@ def _body(flow: Flow, mode: Mode, now: float) -> Body:
         case NamesList() | NameEditor() | HistoryPages():
             return _names(flow, mode)
         case Confirm():
-            record = current_game(flow).record
+            back = mode.back
+            record = back.saved if isinstance(back, Resume) else current_game(flow).record
             return ConfirmView(mode.action, len(record.rounds), record.ended)
         case _:
             assert_never(mode)

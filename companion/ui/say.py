@@ -283,6 +283,8 @@ def _confirm(body: ConfirmView, w: Catalog) -> Parts:
     if body.action == "undo":
         key = "screen.confirm.undo_end" if body.ended else "screen.confirm.undo"
         title = w.t("screen.confirm_undo", n=body.rounds)
+    elif body.action in ("new", "aside"):
+        key, title = f"screen.confirm.{body.action}", w.t(f"screen.confirm_{body.action}")
     else:
         key, title = "screen.confirm.end", w.t("screen.confirm")
     lines = tuple(w.t(key, n=body.rounds).split("\n"))
