@@ -15,18 +15,23 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import BOARDS, Driver, fast_game, until
+from helpers import BOARDS, Driver, fast_game, table, until
 from PIL import Image
 
 from companion.game.settings import DeviceSettings
+from companion.rules import Rate, Rows, Trade, outcome
+from companion.rules.steps import TradeGain
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.bots import AskBot, BotChose
 from companion.table.events import HostDown, HostKey, HubMismatch, KeyStuck, PadDown
 from companion.table.setup import BOT_VALUES
 from companion.table.state import MENU_ITEMS
+from companion.table.view import BoardView, OverView, PlayerView, ScoresView, StepView, View
 from companion.ui.catalog import catalog, languages
+from companion.ui.font import font
 from companion.ui.say import say
 from companion.ui.screens import (
+    Icon,
     Screen,
     Text,
     layout,
@@ -151,7 +156,35 @@ def build() -> dict[str, Screen]:
     reveal.ok()
     shots["confirm-new"] = shot(reveal)
     _bot_shots(shots)
+    shots["over-tie"] = _tied_ending()
+    shots["scores-names"] = _named_scores()
+    shots["step-traders"] = _six_traders()
     return shots
+
+
+NAMES = ("Anna", None, "Maximilian", "Jo", None)
+
+
+def _tied_ending() -> View:
+    """Five named seats at the end: 11 VP three times, one set apart by the goods left
+    and two by the cards in hand; 2 VP after the conversion for a seat of 6 goods."""
+    hands = [set(range(1, 9 - n)) for n in (2, 4, 4, 6, 1)]
+    state = table(5, BOARDS[0], vp=[9, 11, 11, 11, 7], goods=[1, 2, 1, 1, 6], hands=hands)
+    return View(Phase.OVER, None, OverView(outcome(state), False, NAMES), None)
+
+
+def _six_traders() -> View:
+    """Six Traders resolving at 3:1 on space 7, the marker pushed back from 11."""
+    gains = tuple(TradeGain(s, vp=1 + s % 3, goods=-3 * (1 + s % 3)) for s in range(6))
+    board = BoardView(Rows(3, 9, 7), Rate(3, 1), True, ("trader", 11))
+    return View(Phase.STEP, board, StepView(7, Trade(11, 7, (Rate(3, 1),), gains)), None)
+
+
+def _named_scores() -> View:
+    """Four seats, three named, the last a bot; a three-digit VP and 15 goods."""
+    players = (PlayerView(12, 6, 7), PlayerView(1, 10, 6), PlayerView(104, 15, 5))
+    body = ScoresView(9, (*players, PlayerView(9, 0, 8)), False, NAMES[:4])
+    return View(Phase.SCORES, None, body, None, (False, False, False, True))
 
 
 def _bot_shots(shots: dict) -> None:
@@ -286,6 +319,26 @@ def misfits(shown: Screen) -> list[str]:
         for b, q in boxes[i + 1 :]:
             if p[0] <= q[2] and q[0] <= p[2] and p[1] <= q[3] and q[1] <= p[3]:
                 wrong.append(f"{a} overlaps {b}")
+    return wrong + run_together(shown)
+
+
+def run_together(shown: Screen) -> list[str]:
+    """Two numbers read as one: texts holding digits, side by side on a line, with less
+    than a character of the narrower font between their inks ("1" and "10" read 110)."""
+    numbers = [
+        (item, box)
+        for item, box in pieces(shown)
+        if isinstance(item, Text) and any(ch.isdigit() for ch in item.text)
+    ]
+    wrong = []
+    for i, (a, p) in enumerate(numbers):
+        for b, q in numbers[i + 1 :]:
+            if p[1] > q[3] or q[1] > p[3]:  # on different lines
+                continue
+            apart = max(q[0] - p[2], p[0] - q[2]) - 1  # blank columns between their inks
+            character = min(font(a.font).advance, font(b.font).advance)
+            if apart < character:
+                wrong.append(f"{a.text!r} and {b.text!r} {apart} px apart, under {character}")
     return wrong
 
 
@@ -407,6 +460,21 @@ def test_the_fit_check_sees_what_does_not_fit():
     assert not misfits(Screen((128, 64), apart))
 
 
+def test_the_fit_check_refuses_numbers_that_run_together():
+    """A 1 and a 10 five pixels apart read 110; a character apart, two numbers."""
+    close = (Text("1", "large", 0, 0), Text("10", "large", 11, 0))
+    assert run_together(Screen((128, 64), close)) == ["'1' and '10' 5 px apart, under 8"]
+    assert misfits(Screen((128, 64), close))
+    label = (Text("B3", "body", 0, 0), Text("12", "large", 14, -3))  # "B312"
+    assert run_together(Screen((128, 64), label))
+    apart = (Text("1", "large", 0, 0), Text("10", "large", 16, 0))
+    assert not run_together(Screen((128, 64), apart))
+    lines = (Text("1", "body", 0, 0), Text("10", "body", 6, 12))  # one above the other
+    assert not run_together(Screen((128, 64), lines))
+    words = (Text("OK", "body", 0, 0), Text("10", "body", 14, 0))  # a word, not a number
+    assert not run_together(Screen((128, 64), words))
+
+
 def test_a_customs_that_counts_nothing_shows_no_vp_not_no_goods():
     table = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
     table.wait(5)
@@ -433,3 +501,44 @@ def test_a_trader_who_hands_in_nothing_reads_no_trade():
     assert six.view.phase is Phase.STEP and type(six.view.body.step).__name__ == "Trade"
     said = texts(screen(six.view, WORDS))
     assert "P1 no trade" in said and not any("-0" in t for t in said)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[str(s[0]) for s in SIZES])
+@pytest.mark.parametrize("lang", languages())
+def test_the_ranking_shows_how_a_tie_on_vp_was_broken(lang, size):
+    """Three seats of 11 VP: the goods left set the first apart, the cards in hand the
+    other two; those values are drawn inverted, and a wide panel says how in words."""
+    words = catalog(lang)
+    shown = drawn("over-tie", size, words)
+    inverted = sorted(item.text for item in shown.items if isinstance(item, Text) and not item.fill)
+    # P2 2 goods, P3 1 goods and 4 cards, P4 2 cards, P1 1 goods, P5 0 goods
+    assert inverted == sorted(["2", "1", "4", "2", "1", "0"]), inverted
+    caption = words.t("tiebreak.GOODS")
+    assert (caption in texts(shown)) == (size[0] == 256)
+
+
+def test_many_traders_keep_their_units():
+    """Six Traders on the narrow panel: every amount is followed by the picture of what
+    it counts, in the body font, never a bare number in the tiny one."""
+    for lang in languages():
+        shown = drawn("step-traders", SIZES[0], catalog(lang))
+        items = list(shown.items)
+        amounts = [
+            i for i, item in enumerate(items) if isinstance(item, Text) and item.text[0] in "+-"
+        ]
+        assert len(amounts) == 12, lang
+        for i in amounts:
+            assert items[i].font == "body", (lang, items[i])
+            unit = items[i + 1]
+            assert isinstance(unit, Icon) and unit.name == (
+                "goods" if items[i].text[0] == "-" else "vp"
+            )
+
+
+def test_scores_keep_names_apart_from_their_numbers_on_the_wide_panel():
+    """The wide panel names the seats and spreads the columns over its width."""
+    shown = drawn("scores-names", SIZES[1])
+    assert {"Anna", "Maximilian", "Jo"} <= set(texts(shown))
+    right = max(box[2] for _, box in pieces(shown))
+    assert right >= SIZES[1][0] - 8  # the last column ends at the right edge
+    assert not run_together(shown)

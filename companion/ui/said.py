@@ -19,11 +19,22 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
+class Tally:
+    """A line of amounts, each with the picture of what it counts ("P1 -3 [goods] +1 [vp]"):
+    where even a line's short form is too wide, its numbers keep their units as icons."""
+
+    seat: str
+    amounts: tuple[tuple[str, str], ...]  # (a signed number, the icon of its unit)
+
+
+@dataclass(frozen=True, slots=True)
 class Both:
-    """A line said at length, and in short where the long form does not fit."""
+    """A line said at length, and in short where the long form does not fit; ``tally``,
+    the same line as numbers and pictures, where there is one."""
 
     long: str
     short: str
+    tally: Tally | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,18 +173,29 @@ class Scores:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    place: int  # tied seats share one
+    """A seat's place (tied seats share one), its VP and what breaks a tie on VP: the
+    goods left after the conversion, then the cards in hand. ``split``, the value that
+    set it apart from a seat of the same VP ("goods", "cards"), none: no such seat."""
+
+    place: int
     seat: Seat
     vp: int
+    goods: int = 0
+    cards: int = 0
+    split: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Ranking:
     """The final ranking, best first; ``title_short``, the title naming the winner by its
-    label, where the title with its name does not fit."""
+    label, where the title with its name does not fit; ``tie``, how a tie on VP was broken
+    in words, None: no tie on VP was broken; ``cards``, whether the cards in hand broke one
+    (else they do not matter, and are not shown)."""
 
     places: tuple[Place, ...]
     title_short: str
+    tie: str | None = None
+    cards: bool = False
 
 
 Content = Lines | Choices | Seated | Board | PerSeat | Discards | Offer | Scores | Ranking

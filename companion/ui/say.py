@@ -7,7 +7,9 @@ numbers, nothing measured: the OLED's layouter and the page's JSON both read it.
 
 from __future__ import annotations
 
-from ..rules import Beggar, Bonus, Discard, Gain, Share, Step, Trade
+import itertools
+
+from ..rules import Beggar, Bonus, Discard, Gain, Outcome, Share, Step, Trade
 from ..table.view import (
     BoardView,
     ChoosingView,
@@ -45,6 +47,7 @@ from .said import (
     Scores,
     Seat,
     Seated,
+    Tally,
 )
 
 ROWS = ("vp", "goods", "trader")  # stacked as on the board
@@ -220,7 +223,17 @@ def _step(view: View, body: StepView, w: Catalog) -> Parts:
 
 def _gains(step: Step, w: Catalog) -> tuple[Both, ...]:
     """What each seat got in the step: a line each, at length and short."""
-    return tuple(Both(_gain(step, g, w, False), _gain(step, g, w, True)) for g in step.gains)
+    return tuple(
+        Both(_gain(step, g, w, False), _gain(step, g, w, True), _tally(step, g, w))
+        for g in step.gains
+    )
+
+
+def _tally(step: Step, g: Gain, w: Catalog) -> Tally | None:
+    """A trade as numbers with their units' pictures, for a panel too narrow for words."""
+    if not isinstance(step, Trade) or not g.goods:
+        return None
+    return Tally(w.seat(g.seat), ((f"-{-g.goods}", "goods"), (f"+{g.vp}", "vp")))
 
 
 def _gain(step: Step, g: Gain, w: Catalog, short: bool) -> str:
@@ -269,8 +282,29 @@ def _over(body: OverView, w: Catalog) -> Parts:
         short = w.t("screen.winner", seat=winner.label)
     else:
         title = short = w.t("screen.shared")
-    places = tuple(Place(place, seats[s], end.vp[s]) for place, tied in end.places for s in tied)
-    return title, Ranking(places, short), "hint.over", None
+    order = [(place, s) for place, tied in end.places for s in tied]
+    splits = _splits(end, order)
+    places = tuple(
+        Place(place, seats[s], end.vp[s], end.goods[s], end.cards[s], splits.get(s, ()))
+        for place, s in order
+    )
+    broken = [level for levels in splits.values() for level in levels]
+    tie = w.t(f"tiebreak.{broken[0].upper()}") if broken else None
+    return title, Ranking(places, short, tie, "cards" in broken), "hint.over", None
+
+
+def _splits(end: Outcome, order: list[tuple[int, int]]) -> dict[int, tuple[str, ...]]:
+    """For each seat set apart from the next one down by a tie-break (same VP, another
+    place), the value that did it: "goods" (the goods left), else "cards" (in hand)."""
+    splits: dict[int, tuple[str, ...]] = {}
+    for (place, a), (other, b) in itertools.pairwise(order):
+        if place == other or end.vp[a] != end.vp[b]:
+            continue
+        level = "goods" if end.goods[a] != end.goods[b] else "cards"
+        for seat in (a, b):
+            if level not in splits.get(seat, ()):
+                splits[seat] = (*splits.get(seat, ()), level)
+    return splits
 
 
 def _menu(body: MenuView, w: Catalog) -> Parts:

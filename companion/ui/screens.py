@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import zip_longest
+from itertools import pairwise, zip_longest
 
 from PIL import Image, ImageDraw
 
@@ -27,12 +27,14 @@ from .icons import SIZE as ICON
 from .icons import icon
 from .said import (
     Board,
+    Both,
     Choices,
     Countdown,
     Discards,
     Lines,
     Offer,
     PerSeat,
+    Place,
     Ranking,
     Row,
     Said,
@@ -271,11 +273,6 @@ def _centred_in(text: str, x0: int, w: int, y: int, fill: int) -> Text:
     return Text(text, name, x0 + (w - width(text, font(name))) // 2, y, fill)
 
 
-def _label_width(labels: list[str]) -> int:
-    """The widest label in the body font; at least a seat label's (P1)."""
-    return max(12, *(width(label, font("body")) for label in labels))
-
-
 def _label(seat: Seat, room: int) -> str:
     """A pad's name where it fits ``room`` pixels (in the small font at least), else its
     label P1.."""
@@ -333,7 +330,61 @@ def _per_seat(said: Said, content: PerSeat, w: int) -> list[Item]:
         top += ROW + 1
     full = [line.long for line in content.lines]
     short = [line.short for line in content.lines]
+    bottom = HEIGHT - font("small").height
+    whole = top + len(full) * 12 <= bottom + 1 and all(width(t, font("body")) <= w for t in full)
+    if not whole and any(line.tally for line in content.lines) and not content.extra:
+        tallies = _tallies(content.lines, w, top)
+        if tallies is not None:
+            return items + tallies
     return items + _columns(full, short, w, top, content.extra)
+
+
+def _tallies(lines: Sequence[Both], w: int, top: int) -> list[Item] | None:
+    """Lines too long for the panel as numbers with their units' pictures ("P1 -3 [goods]
+    +1 [vp]"; a line without, short): one column or two, the body font before the small
+    one, lines closer before the small font; None where even that does not fit."""
+    bottom = HEIGHT - font("small").height
+    for name, pitch in (("body", 12), ("body", 10), ("small", 9)):
+        for columns in (1, 2):
+            rows = -(-len(lines) // columns)
+            room = w if columns == 1 else w // 2 - 2
+            fits = all(_tally_width(line, name) <= room for line in lines)
+            if fits and top + rows * pitch <= bottom + 1:
+                return [
+                    item
+                    for i, line in enumerate(lines)
+                    for item in _tally(
+                        line, name, (i % columns) * (w // 2 + 2), top + (i // columns) * pitch
+                    )
+                ]
+    return None
+
+
+def _tally_width(line: Both, name: str) -> int:
+    f = font(name)
+    if line.tally is None:
+        return width(line.short, f)
+    amounts = line.tally.amounts
+    return width(line.tally.seat, f) + sum(
+        f.advance - 1 + width(a, f) + 1 + ICON for a, _ in amounts
+    )
+
+
+def _tally(line: Both, name: str, x: int, y: int) -> list[Item]:
+    """One line of a tally: the seat, then each amount and its picture, a space apart
+    (less the blank column every glyph's cell has on its right)."""
+    f = font(name)
+    if line.tally is None:
+        return [_text(line.short, name, x, y)]
+    items: list[Item] = [_text(line.tally.seat, name, x, y)]
+    x += width(line.tally.seat, f)
+    for amount, unit in line.tally.amounts:
+        x += f.advance - 1
+        items.append(_text(amount, name, x, y))
+        x += width(amount, f) + 1
+        items.append(Icon(unit, x, y + f.ascent - ICON))
+        x += ICON
+    return items
 
 
 def _discards(said: Said, content: Discards, w: int) -> list[Item]:
@@ -358,67 +409,209 @@ def _offer(said: Said, content: Offer, w: int) -> list[Item]:
     return items
 
 
-def _scores(said: Said, content: Scores, width_: int) -> list[Item]:
-    """A line per seat: VP and goods large, cards in hand; two columns past three seats,
-    with a rule between them. The columns move right as the VP grow a digit."""
+# --- tables: the scores and the ranking -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Column:
+    """A table's column: its header's picture (None: the seats' column, left-aligned and
+    without a header; the others are numbers, right-aligned), its font, a cell per row,
+    and the rows whose cell is drawn inverted (the value that broke a tie)."""
+
+    icon: str | None
+    font: str
+    cells: tuple[str, ...]
+    marked: frozenset[int] = frozenset()
+
+    @property
+    def width(self) -> int:
+        return max(width(cell, font(self.font)) for cell in self.cells)
+
+
+SPREAD = 40  # at most this much room added between two columns: rows stay easy to follow
+
+
+def _gap(a: str, b: str) -> int:
+    """Pixels between cells of fonts ``a`` and ``b``: a character of the narrower font
+    less one, which the blank column on the right of every digit's and letter's cell
+    makes up. Two numbers side by side stay a character apart, never read as one."""
+    return min(font(a).advance, font(b).advance) - 1
+
+
+def _block_width(columns: Sequence[_Column], spread: int = 0) -> int:
+    gaps = sum(_gap(a.font, b.font) + spread for a, b in pairwise(columns))
+    return sum(c.width for c in columns) + gaps
+
+
+def _table(
+    columns: Sequence[_Column], blocks: int, w: int, header: int, top: int, pitch: int
+) -> list[Item] | None:
+    """The table's rows in ``blocks`` side by side (row i in block i % blocks), each with
+    its columns' pictures on top at y ``header`` and its rows from ``top``, a rule between
+    blocks; None if it is wider than ``w``. Room left over is spread between the columns,
+    and the last block ends at the right edge: a wide panel's width is used."""
+    edge = _gap(columns[-1].font, columns[0].font)  # between one block and the next
+    bare = _block_width(columns)
+    if blocks * bare + (blocks - 1) * edge > w:
+        return None
+    per_block = (w - (blocks - 1) * edge) // blocks
+    spread = min(SPREAD, (per_block - bare) // (len(columns) - 1))
+    block_w = _block_width(columns, spread)
+    step = (w - block_w) // (blocks - 1) if blocks > 1 else 0
+    items: list[Item] = []
+    for b in range(blocks):
+        x0 = b * step
+        if b:  # the rule halfway between the blocks
+            rule = x0 - (step - block_w + 1) // 2
+            last = top + (-(-len(columns[0].cells) // blocks) - 1) * pitch  # the last row
+            items.append(Box((rule, header + 8, rule, last + font("body").height - 2)))
+        items += _block(columns, spread, x0, header, range(b, len(columns[0].cells), blocks))
+        items += _rows(columns, spread, x0, top, pitch, range(b, len(columns[0].cells), blocks))
+    return items
+
+
+def _block(
+    columns: Sequence[_Column], spread: int, x0: int, header: int, rows: range
+) -> list[Item]:
+    """A block's header: each number column's picture, centred over it."""
+    if not rows:
+        return []
+    items: list[Item] = []
+    x = x0
+    for i, column in enumerate(columns):
+        if i:
+            x += _gap(columns[i - 1].font, column.font) + spread
+        if column.icon is not None:
+            # over a column narrower than itself, it ends where the column ends
+            centred = x + (column.width - ICON) // 2
+            items.append(Icon(column.icon, min(centred, x + column.width - ICON), header))
+        x += column.width
+    return items
+
+
+SHIFT = {"small": 2, "body": 0, "large": -3, "huge": -7}  # one baseline for every font
+
+
+def _rows(
+    columns: Sequence[_Column], spread: int, x0: int, top: int, pitch: int, rows: range
+) -> list[Item]:
+    items: list[Item] = []
+    x = x0
+    for i, column in enumerate(columns):
+        if i:
+            x += _gap(columns[i - 1].font, column.font) + spread
+        for k, row in enumerate(rows):
+            y = top + k * pitch + SHIFT[column.font]
+            text = column.cells[row]
+            right = x + column.width - 1
+            cell = _text(text, column.font, x, y) if column.icon is None else None
+            cell = cell or _right(text, column.font, right, y)
+            items += _marked(cell) if row in column.marked else [cell]
+        x += column.width
+    return items
+
+
+def _marked(cell: Text) -> list[Item]:
+    """A cell inverted: light on a box one pixel wider than its ink all round."""
+    box = _lit(cell)
+    assert box is not None, "a marked cell shows a value"
+    x0, y0, x1, y1 = box
+    return [Box((x0 - 1, y0 - 1, x1 + 1, y1 + 1)), Text(cell.text, cell.font, cell.x, cell.y, 0)]
+
+
+def _first_table(
+    tables: Sequence[tuple[Sequence[_Column], int]], w: int, header: int, top: int, pitch: int
+) -> list[Item]:
+    """The first of ``tables`` (columns, blocks) that fits ``w``; the last one always must."""
+    for columns, blocks in tables:
+        laid = _table(columns, blocks, w, header, top, pitch)
+        if laid is not None:
+            return laid
+    raise AssertionError(f"no table fits {w} pixels")
+
+
+# (the seats' column: names or labels and its font; then each number column's font)
+SCORE_FONTS = (
+    (True, "body", "large", "large", "body"),
+    (False, "body", "large", "large", "body"),
+    (True, "body", "large", "body", "body"),
+    (False, "body", "large", "body", "body"),
+    (False, "body", "large", "body", "small"),
+    (False, "body", "body", "body", "small"),
+    (False, "small", "small", "small", "small"),
+)
+
+
+def _scores(said: Said, content: Scores, w: int) -> list[Item]:
+    """A row per seat: its name (or label), VP, goods and cards in hand, under a picture
+    per column; past three seats in two blocks side by side, a rule between them. Fonts
+    and names give way, largest first, until every number stands apart from the next."""
     lines = content.lines
     n = len(lines)
-    columns = 1 if n <= 3 else 2
-    col_w = width_ // columns
-    digits = max(2, *(len(str(p.vp)) for p in lines))
-    hand_r = col_w - 4  # at the column's edge: apart from the goods, not read as one number
-    labels = [p.seat.named for p in lines]
-    vp_r = _label_width(labels) + 1 + 8 * digits  # each value's last column, from the left
-    if hand_r - font("body").advance < vp_r + 19 + 4:  # the names leave no room: P1..
-        labels = [p.seat.label for p in lines]
-        vp_r = 12 + 1 + 8 * digits
-    goods_r = vp_r + 3 + 16
-    hand = "body" if hand_r - font("body").advance >= goods_r + 4 else "small"
-    items: list[Item] = []
-    if columns == 2:
-        items.append(Box((col_w - 2, 8, col_w - 2, HEIGHT - font("small").height - 2)))
-    for c in range(columns):
-        x = c * col_w
-        items += [
-            Icon("vp", x + vp_r - 7, 0),
-            Icon("goods", x + goods_r - 7, 0),
-            Icon("hand", x + max(hand_r - 6, goods_r + 1), 0),
-        ]
-    pitch = 13 if columns == 2 or n == 3 else 16
-    for s, p in enumerate(lines):
-        c = s % columns if columns == 2 else 0
-        x, y = c * col_w, 9 + (s // columns) * pitch
-        items += [
-            _text(labels[s], "body", x, y),
-            _right(str(p.vp), "large", x + vp_r, y - 3),
-            _right(str(p.goods), "large", x + goods_r, y - 3),
-            _right(str(p.cards), hand, x + hand_r, y + (0 if hand == "body" else 2)),
-        ]
-    return items
+    blocks = 1 if n <= 3 else 2
+    pitch = 13 if blocks == 2 or n == 3 else 16
+    tables = []
+    for named, label, vp, goods, hand in SCORE_FONTS:
+        seats = tuple(p.seat.named if named else p.seat.label for p in lines)
+        columns = (
+            _Column(None, label, seats),
+            _Column("vp", vp, tuple(str(p.vp) for p in lines)),
+            _Column("goods", goods, tuple(str(p.goods) for p in lines)),
+            _Column("hand", hand, tuple(str(p.cards) for p in lines)),
+        )
+        tables.append((columns, blocks))
+    return _first_table(tables, w, 0, 9, pitch)
 
 
-def _ranking(said: Said, content: Ranking, width_: int) -> list[Item]:
+RANKING_FONTS = (
+    (True, "body", "large", "body", "body"),
+    (False, "body", "large", "body", "body"),
+    (False, "body", "large", "small", "small"),
+    (False, "body", "body", "small", "small"),
+    (False, "small", "small", "small", "small"),
+)
+
+
+def _ranking(said: Said, content: Ranking, w: int) -> list[Item]:
+    """The title (the winner), then a row per place best first: the place and the seat,
+    its VP, and what breaks a tie on VP: the goods left (and the cards in hand, when they
+    broke one), the value that broke a tie inverted. A wide panel says how, under them."""
     title = _titled(said)
-    if width(title, font("small")) > width_:  # the winner's name leaves no room: P1..
+    if width(title, font("small")) > w:  # the winner's name leaves no room: P1..
         title = content.title_short
     places = content.places
-    columns = 1 if len(places) <= 3 else 2
-    col_w = width_ // columns
-    items: list[Item] = [_title(title, width_)]
-    labels = [p.seat.named for p in places]
-    digits = 8 * max(2, *(len(str(p.vp)) for p in places))
-    vp_r = max(4 * font("body").advance, 2 * 6 + _label_width(labels)) + 1 + digits
-    if vp_r + 3 + ICON > col_w:  # the names leave no room for the VP: P1..
-        labels = [p.seat.label for p in places]
-        vp_r = 4 * font("body").advance + 1 + digits
-    for i, p in enumerate(places):
-        x, y = (i % columns) * col_w, LIST_TOP + 1 + (i // columns) * 13
-        if columns == 1:
-            x, y = 0, LIST_TOP + 1 + i * 13
-        label = f"{p.place}.{labels[i]}"
-        items += [_text(label, "body", x, y), _right(str(p.vp), "large", x + vp_r, y - 3)]
-        items.append(Icon("vp", x + vp_r + 3, y + 3))
-    return items
+    n = len(places)
+    blocks = (1 if n <= 3 else 2) if w < 2 * WIDTH else (2 if n <= 4 else 3)
+    rows = -(-n // blocks)
+    pitch = 14 if rows <= 2 else 12
+    tables = []
+    for named, label, vp, goods, cards in RANKING_FONTS:
+        seats = tuple(f"{p.place}.{p.seat.named if named else p.seat.label}" for p in places)
+        columns = [
+            _Column(None, label, seats),
+            _Column("vp", vp, tuple(str(p.vp) for p in places)),
+            _Column("goods", goods, *_tie_break(places, "goods")),
+        ]
+        if content.cards:
+            columns.append(_Column("hand", cards, *_tie_break(places, "cards")))
+        tables.append((columns, blocks))
+    items: list[Item] = [_title(title, w)]
+    items += _first_table(tables, w, LIST_TOP - 1, LIST_TOP + 8, pitch)
+    return items + _tie(content.tie, w, LIST_TOP + 8 + rows * pitch - 2)
+
+
+def _tie_break(places: Sequence[Place], value: str) -> tuple[tuple[str, ...], frozenset[int]]:
+    """A tie-break's cells (the goods left or the cards in hand), and the rows it split."""
+    cells = tuple(str(getattr(p, value)) for p in places)
+    return cells, frozenset(i for i, p in enumerate(places) if value in p.split)
+
+
+def _tie(tie: str | None, w: int, top: int) -> list[Item]:
+    """How a tie was broken, in words, on a line of its own where there is one."""
+    bottom = HEIGHT - font("small").height  # the hint's line
+    if tie is None or width(tie, font("small")) > w or top + font("small").height > bottom:
+        return []
+    return [_text(tie, "small", 0, top)]
 
 
 def _titled(said: Said) -> str:
