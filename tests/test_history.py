@@ -87,7 +87,7 @@ def test_a_version_1_database_is_migrated(tmp_path):
     db.commit()
     db.close()
     store = history(tmp_path)
-    assert store.connect().execute("PRAGMA user_version").fetchone()[0] == VERSION == 3
+    assert store.connect().execute("PRAGMA user_version").fetchone()[0] == VERSION == 4
     assert [g.game_id for g in store.games()] == ["old"]
     assert store.current() is None  # the table version 2 added is there, empty
     store.game_id(record())
@@ -103,7 +103,7 @@ def test_a_newer_database_is_refused_and_left_alone(tmp_path):
     with pytest.raises(StorageError) as e:
         history(tmp_path).connect()
     assert str(e.value) == (
-        f"history {path} has schema version 99, newer than this companion knows (3);"
+        f"history {path} has schema version 99, newer than this companion knows (4);"
         " it is left as it is"
     )
     assert path.read_bytes() == before
@@ -197,7 +197,7 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
     from companion.table import GameChanged, GameFinished
 
     db = sqlite3.connect(tmp_path / "history.sqlite")
-    db.execute("PRAGMA user_version = 4")
+    db.execute("PRAGMA user_version = 5")
     db.close()
     state = StateDir(tmp_path)
     said: list[str] = []
@@ -206,8 +206,8 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
         for sink in sinks:
             sink(effect)
     assert said == [
-        f"history {tmp_path / 'history.sqlite'} has schema version 4, newer than this companion"
-        " knows (3); it is left as it is; the game goes on without its history,"
+        f"history {tmp_path / 'history.sqlite'} has schema version 5, newer than this companion"
+        " knows (4); it is left as it is; the game goes on without its history,"
         " which is written when it can be"
     ]
     assert state.load().record == record()

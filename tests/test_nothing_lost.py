@@ -245,6 +245,33 @@ def test_a_kept_file_of_the_same_record_as_another_game_is_a_game_of_its_own(tmp
     assert games_in(tmp_path) == [record(), record()]
 
 
+@pytest.mark.parametrize("failing", [(1,), (1, 2), (1, 2, 3)])
+@pytest.mark.parametrize("how", ["locked", "read-only"])
+def test_evenings_of_the_same_game_with_the_history_failing_are_each_kept(
+    tmp_path, failing, how, read_only_history
+):
+    """The same keys pressed game after game (each a session: power on, play, power off),
+    the history refusing the games in ``failing`` (locked: not even read; read-only: read,
+    never written): every game ends up in it once."""
+    History(tmp_path).connect().close()
+    said: list[str] = []
+    evenings = 5
+    for evening in range(evenings):
+        locked = Locked(tmp_path) if evening in failing and how == "locked" else None
+        read_only_history["on"] = evening in failing and how == "read-only"
+        table = recorder(tmp_path, said)
+        table[0].start()
+        play(table, *a_game())
+        table[0].close()
+        if locked is not None:
+            locked.release()
+    read_only_history["on"] = False
+    restarted, _saver = recorder(tmp_path, said)
+    restarted.start()
+    assert games_in(tmp_path) == [record()] * evenings
+    assert len(files_of(tmp_path)) == evenings  # four kept (fewer than KEEP), one in play
+
+
 # --- the simulator and `companion simulate` ---------------------------------------------
 
 BREAKS = {
@@ -268,11 +295,12 @@ def scripts(tmp_path: Path, n: int) -> list[Path]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("broken", sorted(BREAKS))
+@pytest.mark.parametrize("keys", ["other games", "the same game"])
 def test_simulate_a_finished_game_whose_history_fails_then_new_games_nothing_lost(
-    tmp_path, broken, read_only_history
+    tmp_path, broken, keys, read_only_history
 ):
     folder = tmp_path / "state"
-    plays = scripts(tmp_path, 4)
+    plays = scripts(tmp_path, 4) if keys == "other games" else scripts(tmp_path, 1) * 4
     game = ("--players", "3", "--target", "30", "--fast", "--state-dir", str(folder), "--script")
     assert simulate(*game, str(plays[0]))[0] == 0
     first = files_of(folder)["game.json"]
@@ -297,7 +325,7 @@ def test_simulate_a_finished_game_whose_history_fails_then_new_games_nothing_los
     code, _out, err = simulate(*game, str(plays[3]))
     assert code == 0, err
     ended.append(files_of(folder)["game.json"])
-    assert len({r.to_json() for r in ended}) == 4  # four different games
+    assert len({r.to_json() for r in ended}) == (4 if keys == "other games" else 1)
     assert sorted(r.to_json() for r in games_in(folder)) == sorted(r.to_json() for r in ended)
     assert sorted(r.to_json() for r in files_of(folder).values()) == sorted(
         r.to_json() for r in ended
@@ -574,3 +602,33 @@ def test_the_configs_keep_games_is_what_the_state_folder_keeps(tmp_path):
     assert len(games_in(state)) == 3  # every game in the history
     kept = [p.name for p in state.glob("game-*.json") if not p.name.endswith(".prev.json")]
     assert len(kept) == 1, kept
+
+
+def test_a_bug_in_the_history_writer_is_said_once_and_the_writer_lives_on(tmp_path):
+    said: list[str] = []
+    failed = threading.Event()
+
+    def report(line: str) -> None:
+        said.append(line)
+        if "failed" in line:
+            failed.set()
+
+    history = History(tmp_path, clock=lambda: NOON, report=report)
+    table = (HistoryRecorder(history, report, store=StateDir(tmp_path), threaded=True),)
+    put, bugs = history.put, [1]
+
+    def buggy(*args, **kwargs):
+        if bugs:
+            bugs.pop()
+            raise TypeError("a bug")
+        return put(*args, **kwargs)
+
+    history.put = buggy
+    play(table, *a_game())  # its end cannot be written: the bug
+    assert failed.wait(10)  # (a hang's limit, not a time measured)
+    play(table, GameChanged(record(target=30, rounds=[])))  # the next write works
+    table[0].close()
+    assert games_in(tmp_path) == [record()]
+    first, *trace = said[0].splitlines()
+    assert first.startswith("the history's writer failed (TypeError); the game goes on")
+    assert trace[-1] == "TypeError: a bug" and said[-1] == "the history is written again"

@@ -6,9 +6,9 @@ back, so the sinks may run in any order (a test shuffles them)."""
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import threading
+import traceback
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import partial
@@ -20,7 +20,7 @@ from ..errors import Closing, CompanionError
 from ..game.names import Names
 from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
-from ..storage.found import continues, examine
+from ..storage.found import Identified, continues, identify
 from ..storage.history import History
 from ..storage.settings import NamesFile, SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
@@ -214,16 +214,25 @@ class HistoryRecorder(Closing):
             if self._sweep:
                 self._look_through()
         except (CompanionError, sqlite3.Error, OSError) as e:
-            if not self.failing:
-                self._report(
-                    f"{e}; the game goes on without its history, which is written when it can be"
-                )
-            self.failing = True
-            self.history.close()  # opened afresh at the next try
+            self._failed(str(e))
+            return
+        except Exception as e:  # a bug: the game and its files go on, the thread lives
+            trace = "".join(traceback.format_exception(e)).rstrip()
+            self._failed(f"the history's writer failed ({type(e).__name__})", f":\n{trace}")
             return
         if self.failing:
             self._report("the history is written again")
         self.failing = False
+
+    def _failed(self, why: str, trace: str = "") -> None:
+        """Said once; what waits is tried again at the next write."""
+        if not self.failing:
+            self._report(
+                f"{why}; the game goes on without its history, which is written when it can be"
+                + trace
+            )
+        self.failing = True
+        self.history.close()  # opened afresh at the next try
 
     def _apply(self, effect: Effect) -> None:
         if isinstance(effect, GameChanged):
@@ -250,20 +259,16 @@ class HistoryRecorder(Closing):
         # The game file first: a new game sets an ended one aside by renaming it, so what
         # is read here is either the ended game, or the new one with the ended one's file
         # already in the list read after it. Never neither.
-        loaded = store.load()
-        if loaded.record is not None and (loaded.finished or loaded.record.ended):
-            added += self.history.keep(loaded.record, date=_dated(loaded.path))
+        game_file = store.load().path
+        game = identify(store.ops, game_file) if game_file is not None else None
+        if game_file is not None and game is not None and _over(game):
+            added += self._keep_file(game_file, game)
         held: list[Path] = []
         for path in store.kept_games():
-            found = examine(store.ops, path)
-            if found.record is None:
+            kept = identify(store.ops, path)
+            if kept is None or kept.found.record is None:
                 continue  # not a game (said when it was moved aside), never removed
-            try:
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            except OSError:
-                continue
-            kept = self.history.keep(found.record, file=path.name, digest=digest, date=_dated(path))
-            added += kept
+            added += self._keep_file(path, kept)
             held.append(path)
         if added:
             games = "1 game" if added == 1 else f"{added} games"
@@ -271,6 +276,13 @@ class HistoryRecorder(Closing):
             self._tell()
         self._sweep = False
         store.prune(held, self._keep)
+
+    def _keep_file(self, path: Path, file: Identified) -> bool:
+        record = file.found.record
+        assert record is not None
+        return self.history.keep(
+            record, file=path.name, digest=file.digest, stamp=file.stamp, date=_dated(path)
+        )
 
     def _tell(self) -> None:
         if self._told is not None:
@@ -294,6 +306,12 @@ def _later(last: Effect | None, effect: Effect) -> bool:
         and bool(effect.record.rounds)
         and continues(effect.record, last.record)
     )
+
+
+def _over(game: Identified) -> bool:
+    """A game file of a game that ended: finished, or ended from the menu."""
+    record = game.found.record
+    return game.found.finished or (record is not None and record.ended)
 
 
 def _dated(path: Path | None) -> str | None:

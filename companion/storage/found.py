@@ -7,6 +7,8 @@ parse: resuming it would fail at the table, so it is found here, at load.
 from __future__ import annotations
 
 import enum
+import hashlib
+import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +78,35 @@ def examine(ops: FileOps, path: Path, written: bytes | None = None) -> Found:
     if written is not None and data == written:
         return Found(path, Kind.USABLE)
     return _parse(path, data)
+
+
+@dataclass(frozen=True, slots=True)
+class Identified:
+    """A game file as found, with what tells it from another file of the same game: its
+    contents' SHA-256, and its stamp (inode and time written, which a rename keeps)."""
+
+    found: Found
+    digest: str
+    stamp: str
+
+
+def identify(ops: FileOps, path: Path) -> Identified | None:
+    """What ``path`` holds, its digest and its stamp, from one opening (what is read is
+    what the digest is of). None: no regular file there, or it cannot be read."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # opening a pipe would wait forever
+            return None
+        with ops.open_file(path, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return None
+            data = f.read(MAX_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_BYTES:
+        return None
+    stamp = f"{info.st_ino}:{info.st_mtime_ns}"
+    return Identified(_parse(path, data), hashlib.sha256(data).hexdigest(), stamp)
 
 
 def _parse(path: Path, data: bytes) -> Found:

@@ -69,13 +69,18 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (file, digest)
     );
     """,
+    # 4: the file's identity when seen (inode and time written: a rename keeps them), so
+    # game files with the same keys pressed stay games of their own
+    """
+    ALTER TABLE kept ADD COLUMN stamp TEXT NOT NULL DEFAULT '';
+    """,
 )
 VERSION = len(MIGRATIONS)
 READABLE = 2  # the oldest version a reader takes as it is (3 added a table readers skip)
 COLUMNS = {
     "games": ("game_id", "date", "finished", "winners", "result", "names", "board", "record"),
     "current": ("slot", "game_id", "record"),
-    "kept": ("file", "digest", "game_id"),
+    "kept": ("file", "digest", "game_id", "stamp"),
 }
 
 
@@ -341,57 +346,79 @@ class History(Closing):
         self,
         record: GameRecord,
         *,
-        file: str | None = None,
-        digest: str = "",
+        file: str,
+        digest: str,
+        stamp: str = "",
         date: str | None = None,
     ) -> bool:
-        """Make sure the history holds a game kept in the state folder (``file``, its
-        contents' ``digest``; None: the game file, whose name changes when it is set aside).
-        A file is matched to a game once (two games may have the same record: the same
-        keys pressed): to one with its record that no other file is matched to, else the
-        game in progress's row when the record is a moment of it, else a new row, dated
-        ``date``. Whether a game was added."""
+        """Make sure the history holds a game kept in the state folder: the file named
+        ``file``, its contents' ``digest``, its ``stamp`` (what stays the same when it is
+        renamed: inode and time written). A file is matched to a game once, and two files
+        of the same record (the same keys pressed) are two games:
+
+        - a file seen before (by name, or by stamp under another name: the game file set
+          aside since) is held;
+        - else one is matched to the latest game with its record that no file is matched to
+          (written at its end, or set aside), else to the game in progress when the file is a
+          later moment of it that the history has no row of (its writes failed), else it
+          is a new row, dated ``date``.
+
+        Whether a game was added."""
         db = self.connect()
-        if file is not None:
-            known = db.execute(
-                "SELECT 1 FROM kept WHERE file = ? AND digest = ?", (file, digest)
-            ).fetchone()
-            if known is not None:
-                return False
-        row = db.execute(
-            "SELECT game_id FROM games WHERE record = ? AND game_id NOT IN"
-            " (SELECT game_id FROM kept) ORDER BY date, rowid LIMIT 1",
-            (record.to_json(),),
+        seen = db.execute(
+            "SELECT file FROM kept WHERE digest = ? AND (file = ? OR (stamp = ? AND stamp != ''))",
+            (digest, file, stamp),
         ).fetchone()
         db.execute("BEGIN")
         try:
-            if row is None:
-                game_id = self._moment_of_current(record)
-                game_id = self.put(record, game_id=game_id, date=date).game_id
+            if seen is not None:
+                if seen[0] != file:  # renamed: the name it has now
+                    db.execute(
+                        "UPDATE kept SET file = ? WHERE file = ? AND digest = ?",
+                        (file, seen[0], digest),
+                    )
+                added = False
             else:
-                game_id = row[0]
-            if file is not None:
+                game_id, added = self._kept_game(record, date)
                 db.execute(
-                    "INSERT OR REPLACE INTO kept (file, digest, game_id) VALUES (?, ?, ?)",
-                    (file, digest, game_id),
+                    "INSERT OR REPLACE INTO kept (file, digest, game_id, stamp)"
+                    " VALUES (?, ?, ?, ?)",
+                    (file, digest, game_id, stamp),
                 )
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        return row is None
+        return added
+
+    def _kept_game(self, record: GameRecord, date: str | None) -> tuple[str, bool]:
+        """The game a file not seen before is, and whether it is a new row."""
+        row = (
+            self.connect()
+            .execute(
+                "SELECT game_id FROM games WHERE record = ? AND game_id NOT IN"
+                " (SELECT game_id FROM kept) ORDER BY date DESC, rowid DESC LIMIT 1",
+                (record.to_json(),),
+            )
+            .fetchone()
+        )
+        if row is not None:
+            return row[0], False
+        game_id = self._moment_of_current(record)
+        return self.put(record, game_id=game_id, date=date).game_id, True
 
     def _moment_of_current(self, record: GameRecord) -> str | None:
-        """The id of the game in progress if ``record`` is a later moment of it (its last
-        write failed) and no kept file is that game yet; else None."""
+        """The id of the game in progress if ``record`` is a moment of it (as late, or
+        later: its last writes failed) and the history has no row of it; else None."""
         current = self.current()
         if current is None:
             return None
         game_id, last = current
         if len(record.rounds) < len(last.rounds) or not continues(record, last):
             return None
-        claimed = self.connect().execute("SELECT 1 FROM kept WHERE game_id = ?", (game_id,))
-        return None if claimed.fetchone() is not None else game_id
+        db = self.connect()
+        row = db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is not None else game_id
 
     def add_all(self, records: list[GameRecord], kept: list[Kept] | None = None) -> int:
         """Store every record as a game of its own, all or none, but those already in the
