@@ -19,6 +19,7 @@ from helpers import BOARDS, Driver, fast_game, until
 from PIL import Image
 
 from companion.game.settings import DeviceSettings
+from companion.rules import Gain
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.bots import AskBot, BotChose
 from companion.table.events import HostDown, HostKey, HubMismatch, KeyStuck, PadDown
@@ -145,8 +146,22 @@ def build() -> dict[str, Screen]:
     reveal.ok()
     reveal.ok()
     shots["over-6"] = shot(reveal)
+    goods = Driver(*start(new_flow(BOARDS, SLOW), 6, BOARDS[0], 30, 0.0))
+    goods.wait(5)
+    goods.play([[4], [4], [4], [4], [4], [5]])  # Frigates: goods for five seats
+    goods.wait(3)
+    until(goods, Phase.STEP, "Share")
+    shots["step-lost"] = _losing(goods.view, (Gain(0, goods=1, lost=2), Gain(1, goods=3)))
+    losing = tuple(Gain(s, goods=s % 3, lost=3 - s % 3) for s in range(5))
+    shots["step-lost-5"] = _losing(goods.view, losing)
     _bot_shots(shots)
     return shots
+
+
+def _losing(view, gains: tuple[Gain, ...]):
+    """A step's view with other gains: goods lost over the cap of 15."""
+    step = replace(view.body.step, gains=gains)
+    return replace(view, body=replace(view.body, step=step))
 
 
 def _bot_shots(shots: dict) -> None:
