@@ -99,6 +99,11 @@ class Catalog:
             return self.t("history.bot", strength=self.t(f"bot.{bot}"))
         return name or self.seat(seat)
 
+    def unnamed(self, seat: int, date: str) -> str:
+        """An unnamed seat as the history's stats name it: the seat of one game (its
+        date, ISO 8601, to the minute), never the same person as another game's."""
+        return self.t("history.unnamed", seat=self.seat(seat), date=date[:16].replace("T", " "))
+
     def with_bots(self, bots: tuple[bool, ...]) -> Catalog:
         """These words naming the seats ``bots`` marks as bots' (``catalog()`` is shared:
         a copy, never changed in place)."""
