@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import UTC, datetime
 
 import pytest
 from test_history import play, record
@@ -82,19 +83,31 @@ def test_a_missing_import_file_is_one_line(tmp_path):
     assert code == 2 and err.count("\n") == 1 and "none" in err
 
 
+def dated(day: int):
+    return lambda: datetime(2025, 3, day, 20, 15, tzinfo=UTC)
+
+
 def test_stats_per_name(tmp_path):
-    store = History(tmp_path)
+    store = History(tmp_path, clock=dated(1))
     store.put(record(), names=("Ann", "Bo", None))
-    store.put(record(), names=("Bo", "Ann", None))
-    store.put(record(target=30))  # unfinished: no result, not counted
+    store.put(record(), names=("Bo", "Ann", None), date="2025-03-02T20:15:00+00:00")
+    store.put(record(target=30), names=("Ann", "Bo", None))  # unfinished: abandoned
     store.close()
     code, out, _ = history("stats", "--state-dir", str(tmp_path), "--json")
     stats = json.loads(out)
-    assert code == 0 and sorted(stats) == ["Ann", "Bo", "P3"]
+    p3 = ["P3 (2025-03-01 20:15)", "P3 (2025-03-01 20:15) #2", "P3 (2025-03-02 20:15)"]
+    assert code == 0 and sorted(stats) == ["Ann", "Bo", *p3]
     assert stats["Ann"]["games"] == 2 and stats["Ann"]["wins"] == 1
+    assert stats["Ann"]["abandoned"] == 1 and stats["Ann"]["kind"] == "name"
     assert stats["Ann"]["win_rate"] == 0.5 and stats["Ann"]["average_vp"] == 7.5
-    assert stats["P3"]["rounds_per_game"] == 2
-    assert {c: f["played"] for c, f in stats["P3"]["cards"].items()} == dict.fromkeys("3458", 2)
+    third = stats[p3[2]]
+    assert third["kind"] == "seat" and third["games"] == 1 and third["rounds_per_game"] == 2
+    assert {c: f["played"] for c, f in third["cards"].items()} == dict.fromkeys("3458", 1)
+    same_minute = sorted((stats[p]["games"], stats[p]["abandoned"]) for p in p3[:2])
+    assert same_minute == [(0, 1), (1, 0)]  # one finished, one abandoned: two people
+    assert min(stats[p]["win_rate"] or 0 for p in p3[:2]) == 0
+    assert any(stats[p]["win_rate"] is None for p in p3[:2])
+    assert third["cards"]["3"]["name"] == "Governor"
     # The VP each card's steps paid add up to the VP on the track (before the goods
     # are converted at the end): P1 6 and P2 8 after these two rounds, in each game.
     assert {c: f["vp"] for c, f in stats["Bo"]["cards"].items()} == {
@@ -106,6 +119,47 @@ def test_stats_per_name(tmp_path):
         "7": 5,
     }
     assert sum(f["vp"] for f in stats["Ann"]["cards"].values()) == 6 + 8
+
+
+def test_unnamed_seats_of_two_games_are_two_people(tmp_path):
+    """P3 of one game is nobody known: not the P3 of another game."""
+    store = History(tmp_path)
+    store.put(record(), date="2025-03-01T20:15:00+00:00")
+    store.put(record(), date="2025-03-02T21:30:00+00:00")
+    store.close()
+    stats = json.loads(history("stats", "--state-dir", str(tmp_path), "--json")[1])
+    assert len(stats) == 6 and all(s["games"] == 1 for s in stats.values())
+    assert "P1 (2025-03-02 21:30)" in stats and "P1" not in stats
+
+
+def test_an_abandoned_game_is_shown_and_never_a_win(tmp_path):
+    """A game ended from the menu has a ranking, but nobody won it: the stats count it
+    apart, in the games abandoned."""
+    store = History(tmp_path)
+    store.put(record(target=30, ended=True), names=("Ann", "Bo", "Cy"))
+    store.close()
+    stats = json.loads(history("stats", "--state-dir", str(tmp_path), "--json")[1])
+    assert sorted(stats) == ["Ann", "Bo", "Cy"]
+    assert all(s["wins"] == 0 and s["games"] == 0 and s["abandoned"] == 1 for s in stats.values())
+    code, out, _ = history("stats", "--state-dir", str(tmp_path))
+    head, first = out.splitlines()[:2]
+    assert code == 0 and "abandoned" in head.split()
+    assert first.split() == ["Ann", "0", "0", "-", "-", "-", "1"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "governor"), [("en", "Governor 1 (+0)"), ("nl", "Gouverneur 1 (+0)")]
+)
+def test_stats_name_the_cards_in_the_language(tmp_path, lang, governor):
+    (tmp_path / "companion.toml").write_text(f'[game]\nlanguage = "{lang}"\n')
+    store = History(tmp_path)
+    store.put(record(), names=("Ann", "Bo", "Cy"))
+    store.close()
+    code, out, _ = history(
+        "--config", str(tmp_path / "companion.toml"), "stats", "--state-dir", str(tmp_path)
+    )
+    cy = next(line for line in out.splitlines() if line.startswith("Cy"))
+    assert code == 0 and governor in cy and ":" not in cy
 
 
 def test_a_newer_history_is_refused_with_one_line(tmp_path):

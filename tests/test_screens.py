@@ -19,7 +19,7 @@ from helpers import BOARDS, Driver, fast_game, table, until
 from PIL import Image
 
 from companion.game.settings import DeviceSettings
-from companion.rules import Rate, Rows, Trade, outcome
+from companion.rules import Gain, Rate, Rows, Trade, outcome
 from companion.rules.steps import TradeGain
 from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.bots import AskBot, BotChose
@@ -155,6 +155,14 @@ def build() -> dict[str, Screen]:
     shots["over-6"] = shot(reveal)
     reveal.ok()
     shots["confirm-new"] = shot(reveal)
+    goods = Driver(*start(new_flow(BOARDS, SLOW), 6, BOARDS[0], 30, 0.0))
+    goods.wait(5)
+    goods.play([[4], [4], [4], [4], [4], [5]])  # Frigates: goods for five seats
+    goods.wait(3)
+    until(goods, Phase.STEP, "Share")
+    shots["step-lost"] = _losing(goods.view, (Gain(0, goods=1, lost=2), Gain(1, goods=3)))
+    losing = tuple(Gain(s, goods=s % 3, lost=3 - s % 3) for s in range(5))
+    shots["step-lost-5"] = _losing(goods.view, losing)
     _bot_shots(shots)
     shots["over-tie"] = _tied_ending()
     shots["scores-names"] = _named_scores()
@@ -185,6 +193,12 @@ def _named_scores() -> View:
     players = (PlayerView(12, 6, 7), PlayerView(1, 10, 6), PlayerView(104, 15, 5))
     body = ScoresView(9, (*players, PlayerView(9, 0, 8)), False, NAMES[:4])
     return View(Phase.SCORES, None, body, None, (False, False, False, True))
+
+
+def _losing(view, gains: tuple[Gain, ...]):
+    """A step's view with other gains: goods lost over the cap of 15."""
+    step = replace(view.body.step, gains=gains)
+    return replace(view, body=replace(view.body, step=step))
 
 
 def _bot_shots(shots: dict) -> None:

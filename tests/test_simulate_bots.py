@@ -157,7 +157,10 @@ def test_the_history_names_a_bot_by_its_strength(tmp_path):
         sim.close()
     code, out, err = history("stats", "--state-dir", str(tmp_path), "--json")
     assert code == 0, err
-    assert sorted(json.loads(out)) == ["Bot (strong)", "P1"]
+    stats = json.loads(out)
+    bot, seat = sorted(stats)  # the person at P1 is unnamed: the P1 of this game
+    assert bot == "Bot (strong)" and stats[bot]["kind"] == "bot"
+    assert seat.startswith("P1 (") and stats[seat]["kind"] == "seat"
 
 
 def test_on_the_device_a_bot_thinks_on_a_thread_of_its_own():

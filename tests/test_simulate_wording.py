@@ -55,7 +55,7 @@ def test_a_saved_game_of_one_round_is_one_round(tmp_path):
         (
             "narrate.score",
             {"seat": "P1", "vp": 1, "goods": 1, "cards": 1},
-            "P1 1 VP, 1 goods, 1 card",
+            "P1 1 VP, 1 good, 1 card",
         ),
         (
             "narrate.place",

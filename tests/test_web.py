@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from test_secrecy import WORDS, moves, twin_of
 
 from companion.game.randgame import random_game
+from companion.game.record import GameRecord
 from companion.game.settings import DeviceSettings
 from companion.storage.history import MIGRATIONS, History
 from companion.table import Timing, new_flow, public_view, settle, start, step
@@ -299,8 +300,27 @@ def test_the_history_and_stats_come_from_the_state_folder(tmp_path):
     finally:
         s.server.close()
     assert game["names"] == ["Ana", "P2", "Bo"] and game["rounds"] == len(record.rounds)
-    assert set(stats) == {"Ana", "P2", "Bo"}
-    assert sum(s["wins"] for s in stats.values()) == len(game["winners"])
+    assert set(stats) == {"Ana", "Bo"}  # wins per name: the unnamed P2 is nobody known
+    named = [s for s in game["winners"] if game["names"][s] != "P2"]
+    assert sum(s["wins"] for s in stats.values()) == len(named)
+    assert all(s["games"] == 1 and s["abandoned"] == 0 for s in stats.values())
+
+
+def test_the_page_shows_an_abandoned_game_and_counts_no_win_for_it(tmp_path):
+    history = History(tmp_path)
+    played = random_game(random.Random(4), 3).to_dict()
+    short = {**played, "rounds": played["rounds"][:2]}
+    ended = GameRecord.from_dict({**short, "ended": True})  # ended from the menu: ranked
+    unfinished = GameRecord.from_dict(short)  # set aside
+    history.put(unfinished, names=("Ana", "Bo", "Cy"))
+    history.put(ended, names=("Ana", "Bo", "Cy"))
+    history.close()
+    pages = HistoryPages(tmp_path)
+    listed = pages.history(WORDS)
+    assert [g["finished"] for g in listed] == [False, False]
+    assert all(g["winners"] == [] for g in listed)  # the page says "abandoned"
+    stats = pages.stats(WORDS)
+    assert all(s["wins"] == 0 and s["abandoned"] == 2 for s in stats.values())
 
 
 def test_a_page_following_gets_each_new_view_and_is_let_go_on_close(served):
@@ -549,7 +569,7 @@ def test_the_page_lists_the_last_games_and_reads_again_only_when_the_file_change
     history.put(random_game(random.Random(99), 3), names=("Zoë", None, None))
     history.close()
     assert "Zoë" in pages.stats(WORDS) and len(opened) == 3
-    assert sum(s["games"] for s in pages.stats(WORDS).values()) == games + 3
+    assert sum(s["games"] for s in pages.stats(WORDS).values()) == games + 1  # Zoë
 
 
 def test_a_server_in_a_with_block_is_closed_at_its_end_and_closing_twice_is_harmless(tmp_path):

@@ -240,29 +240,31 @@ def _stats(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> Non
     if as_json:
         out.write(json.dumps(stats) + "\n")
         return
-    rows = [
-        _heads(words, "name", "games", "wins", "win_rate", "average_vp", "rounds_per_game", "cards")
-    ]
+    heads = ("name", "games", "wins", "win_rate", "average_vp", "rounds_per_game")
+    rows = [_heads(words, *heads, "abandoned_games", "cards")]
     for name, s in stats.items():
-        cards = " ".join(f"{c}:{f['played']}({f['vp']:+d})" for c, f in s["cards"].items())
-        rows.append(
-            (
-                name,
-                str(s["games"]),
-                str(s["wins"]),
-                f"{s['win_rate']:.0%}",
-                f"{s['average_vp']:.1f}",
-                f"{s['rounds_per_game']:.1f}",
-                cards,
-            )
+        cards = ", ".join(
+            words.t("history.card", card=f["name"], played=f["played"], vp=f["vp"])
+            for f in s["cards"].values()
         )
+        figures = (s["win_rate"], s["average_vp"], s["rounds_per_game"])
+        forms = ("{:.0%}", "{:.1f}", "{:.1f}")
+        shown = [_figure(v, form) for v, form in zip(figures, forms, strict=True)]
+        rows.append((name, str(s["games"]), str(s["wins"]), *shown, str(s["abandoned"]), cards))
     _table(rows, out)
 
 
+def _figure(value: float | None, form: str) -> str:
+    """A figure over the finished games; none when there are none (only abandoned ones)."""
+    return "-" if value is None else form.format(value)
+
+
 def summary(games: Iterable[Game], words: Catalog | None = None) -> dict[str, dict]:
-    """Per name (a seat's label, P1.., when unnamed; a bot by its strength), over the games
-    that have a result (``companion.storage.stats``)."""
-    return stats(games, (words or catalog()).who)
+    """Per person (a pad's name; a bot by its strength; an unnamed seat by its label and
+    its game's date, a person of that game alone), the finished games' figures and the
+    abandoned games apart, cards named in ``words`` (``companion.storage.stats``)."""
+    words = words or catalog()
+    return stats(games, words.who, words.unnamed, words.card)
 
 
 def _names(game: Game, words: Catalog) -> list[str]:

@@ -47,8 +47,16 @@ class _Forms(string.Formatter):
         return one if isinstance(value, int) and abs(value) in self.singular else other
 
 
+ABBR = "abbr."  # the abbreviation table: "abbr.<word>" is the one short form of <word>
+
+
 class Catalog:
-    """The words of one language; a missing translation falls back to English."""
+    """The words of one language; a missing translation falls back to English.
+
+    A word that must be shortened where room is scarce has ONE abbreviation, in the
+    catalog's table: ``"abbr.goods": "gd"``. A message says it as ``{abbr[goods]}``, never
+    by spelling a short form of its own, so a word is never abbreviated two ways. The
+    cards' short forms (``card.short.<n>``) belong to the same table (``abbreviations``)."""
 
     def __init__(self, lang: str, messages: dict[str, str]):
         self.lang = lang
@@ -56,13 +64,21 @@ class Catalog:
         self.bots: tuple[bool, ...] = ()  # the seats a bot plays (``with_bots``)
         counts = messages.get("grammar.singular", "1").split()
         self._forms = _Forms(frozenset(int(n) for n in counts))
+        self.abbr = {k[len(ABBR) :]: v for k, v in messages.items() if k.startswith(ABBR)}
 
     def t(self, key: str, /, **values: object) -> str:
-        """The message ``key`` with ``values`` filled in."""
+        """The message ``key`` with ``values`` filled in (and the abbreviations, as
+        ``{abbr[word]}``)."""
         message = self.messages[key]
         if "|" in message:  # a word with a form per count: rare, so the rest stays fast
-            return self._forms.format(message, **values)
-        return message.format(**values)
+            return self._forms.format(message, abbr=self.abbr, **values)
+        return message.format(abbr=self.abbr, **values)
+
+    def abbreviations(self) -> dict[str, str]:
+        """Every abbreviation of this language, keyed by the message of the word it
+        shortens: ``{"goods": "gd", "card.7": "Trad", ...}``."""
+        cards = {f"card.{c}": self.short_card(c) for c in range(1, 9)}
+        return {**self.abbr, **cards}
 
     def card(self, card: int) -> str:
         return self.messages[f"card.{card}"]
@@ -82,6 +98,11 @@ class Catalog:
         if bot:
             return self.t("history.bot", strength=self.t(f"bot.{bot}"))
         return name or self.seat(seat)
+
+    def unnamed(self, seat: int, date: str) -> str:
+        """An unnamed seat as the history's stats name it: the seat of one game (its
+        date, ISO 8601, to the minute), never the same person as another game's."""
+        return self.t("history.unnamed", seat=self.seat(seat), date=date[:16].replace("T", " "))
 
     def with_bots(self, bots: tuple[bool, ...]) -> Catalog:
         """These words naming the seats ``bots`` marks as bots' (``catalog()`` is shared:

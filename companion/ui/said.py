@@ -29,12 +29,19 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class Both:
-    """A line said at length, and in short where the long form does not fit; ``tally``,
+    """A line said at length, and in short where the long form does not fit; ``least``,
+    shorter still, for a column of half the width (None: the short form does); ``tally``,
     the same line as numbers and pictures, where there is one."""
 
     long: str
     short: str
+    least: str | None = None
     tally: Tally | None = None
+
+    @property
+    def tight(self) -> str:
+        """The shortest form."""
+        return self.least or self.short
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +69,7 @@ class Mark:
 class Row:
     """A board row ("vp", "goods" or "trader") with its marker on ``value``; ``moved``,
     the space the marker just left; ``rate``, the trader space's rate as printed on the
-    board ("2:1", "-" for none, "?" after it while the board is unverified)."""
+    board ("2:1", "-" for none, marked "~2:1" while the board is unverified)."""
 
     name: str
     value: int
@@ -115,10 +122,12 @@ class Countdown:
 @dataclass(frozen=True, slots=True)
 class Board:
     """The board's three rows (VP, goods, trader), and under them the seats' marks or
-    the countdown."""
+    the countdown; ``legend``, what the unverified rates' mark means (short lines; none
+    when the rates are verified)."""
 
     rows: tuple[Row, ...]
     below: Marks | Countdown
+    legend: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,14 +150,16 @@ class Discards:
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """A Trader's choice: the goods held, the trader row, and the offer on screen and
-    what it buys; ``buying``, whether it buys anything (the VP then matter most)."""
+    """A Trader's choice: the goods held (at length, and in short), the trader row, and
+    the offer on screen and what it buys; ``buying``, whether it buys anything (the VP
+    then matter most)."""
 
     held: str
     row: Row
     offer: str
     buys: str
     buying: bool
+    held_short: str = ""
 
     @property
     def whole(self) -> str:

@@ -8,6 +8,7 @@ numbers, nothing measured: the OLED's layouter and the page's JSON both read it.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 from ..rules import Beggar, Bonus, Discard, Gain, Outcome, Share, Step, Trade
 from ..table.view import (
@@ -114,20 +115,28 @@ def _content(view: View, w: Catalog) -> Parts:
 # --- the board -----------------------------------------------------------------------
 
 
-def rate(board: BoardView) -> str:
-    """The rate on the trader marker's space, ``?`` while the shipped table is unverified."""
-    shown = "-" if board.rate is None else f"{board.rate.goods}:{board.rate.vp}"
-    return shown if board.verified else shown + "?"
+def rate(board: BoardView, w: Catalog) -> str:
+    """The rate on the trader marker's space (``-``: none), marked (``~2:1``) while the
+    shipped table is unverified: the board screen's legend says what the mark means."""
+    if board.rate is None:
+        return "-"
+    shown = f"{board.rate.goods}:{board.rate.vp}"
+    return shown if board.verified else w.t("board.unsure_rate", rate=shown)
 
 
-def _row(board: BoardView, name: str, moved: int | None) -> Row:
+def legend(verified: bool, w: Catalog) -> tuple[str, ...]:
+    """What the unverified rates' mark means, a short line each (none when verified)."""
+    return () if verified else tuple(w.t("board.legend").split("\n"))
+
+
+def _row(board: BoardView, name: str, moved: int | None, w: Catalog) -> Row:
     value = getattr(board.rows, name)
-    return Row(name, value, moved, rate(board) if name == "trader" else None)
+    return Row(name, value, moved, rate(board, w) if name == "trader" else None)
 
 
-def _rows(board: BoardView) -> tuple[Row, ...]:
+def _rows(board: BoardView, w: Catalog) -> tuple[Row, ...]:
     moved = dict([board.moved]) if board.moved else {}
-    return tuple(_row(board, name, moved.get(name)) for name in ROWS)
+    return tuple(_row(board, name, moved.get(name), w) for name in ROWS)
 
 
 def _seat_name(names: tuple[str | None, ...], seat: int) -> str | None:
@@ -154,9 +163,7 @@ def _join(body: JoinView, w: Catalog) -> Parts:
 
 def _options(body: OptionsView, w: Catalog) -> Parts:
     name = w.t(f"board.{body.board}") if body.board else w.t("board.custom")
-    if not body.verified:
-        name += "?"
-    values = {"board": name, "target": body.target}
+    values = {"board": settings_screens.board_name(name, body.verified, w), "target": body.target}
     lines = [w.t(f"screen.option.{item}", **values) for item in body.items if item != "bot"]
     lines[2:2] = _bot_options(body, w)
     item = body.items[body.cursor]
@@ -186,7 +193,8 @@ def _choosing(view: View, body: ChoosingView, w: Catalog) -> Parts:
         marks = tuple(Mark(Seat(w.seat(s)), n) for s, n in enumerate(body.placed))
         below = Marks(marks, body.need)
         hint = "hint.supply" if view.phase.value == "supply" else "hint.choose"
-    return None, Board(_rows(view.board), below), hint, round_
+    board = Board(_rows(view.board, w), below, legend(view.board.verified, w))
+    return None, board, hint, round_
 
 
 def _reveal(body: RevealView, w: Catalog) -> Parts:
@@ -212,7 +220,7 @@ def _step(view: View, body: StepView, w: Catalog) -> Parts:
     if isinstance(step, Share | Trade) and view.board is not None:
         name = step.row.value if isinstance(step, Share) else "trader"
         moved = view.board.moved[1] if view.board.moved else None
-        row = _row(view.board, name, moved)
+        row = _row(view.board, name, moved, w)
     extra: tuple[str, ...] = ()
     if isinstance(step, Beggar):
         extra = (w.t("screen.take_back"),)
@@ -222,11 +230,9 @@ def _step(view: View, body: StepView, w: Catalog) -> Parts:
 
 
 def _gains(step: Step, w: Catalog) -> tuple[Both, ...]:
-    """What each seat got in the step: a line each, at length and short."""
-    return tuple(
-        Both(_gain(step, g, w, False), _gain(step, g, w, True), _tally(step, g, w))
-        for g in step.gains
-    )
+    """What each seat got in the step: a line each, at length and short (and shorter
+    still where goods were lost over the cap of 15; as numbers and pictures for a trade)."""
+    return tuple(replace(_gain(step, g, w), tally=_tally(step, g, w)) for g in step.gains)
 
 
 def _tally(step: Step, g: Gain, w: Catalog) -> Tally | None:
@@ -236,32 +242,43 @@ def _tally(step: Step, g: Gain, w: Catalog) -> Tally | None:
     return Tally(w.seat(g.seat), ((f"-{-g.goods}", "goods"), (f"+{g.vp}", "vp")))
 
 
-def _gain(step: Step, g: Gain, w: Catalog, short: bool) -> str:
+def _gain(step: Step, g: Gain, w: Catalog) -> Both:
     seat = w.seat(g.seat)
     if isinstance(step, Trade) and not g.goods:  # nothing on offer, or chose none
-        key = "screen.no_trade_gain_short" if short else "screen.no_trade_gain"
-        return w.t(key, seat=seat)
+        return _both(w, "screen.no_trade_gain", seat=seat)
     if isinstance(step, Trade):
-        key = "screen.trade_gain_short" if short else "screen.trade_gain"
-        return w.t(key, seat=seat, spent=-g.goods, vp=g.vp)
+        return _both(w, "screen.trade_gain", seat=seat, spent=-g.goods, vp=g.vp)
     if g.vp or (isinstance(step, Bonus) and step.in_vp):
-        return w.t("screen.gain_vp", seat=seat, n=g.vp)
-    key = "screen.gain_goods_short" if short else "screen.gain_goods"
-    return w.t(key, seat=seat, n=g.goods)
+        line = w.t("screen.gain_vp", seat=seat, n=g.vp)
+        return Both(line, line)
+    if g.lost:  # the goods over 15 are lost: said, never a silent "+0"
+        least = w.t("screen.gain_lost_least", seat=seat, n=g.goods, lost=g.lost)
+        return Both(*_both_texts(w, "screen.gain_lost", seat=seat, n=g.goods, lost=g.lost), least)
+    return _both(w, "screen.gain_goods", seat=seat, n=g.goods)
+
+
+def _both(w: Catalog, key: str, **values: object) -> Both:
+    """The message ``key`` at length, and ``key_short`` in short."""
+    return Both(*_both_texts(w, key, **values))
+
+
+def _both_texts(w: Catalog, key: str, **values: object) -> tuple[str, str]:
+    return w.t(key, **values), w.t(f"{key}_short", **values)
 
 
 def _trade(view: View, body: TradeView, w: Catalog) -> Parts:
     assert view.board is not None, "a Trader trades on a board"
     title = w.t("screen.trade", seat=w.seat(body.seat))
-    held = w.t("screen.trade_held", n=body.held)
+    held, held_short = _both_texts(w, "screen.trade_held", n=body.held)
     board = BoardView(view.board.rows, body.rates[0] if body.rates else None, view.board.verified)
-    row = Row("trader", body.space, None, rate(board))
+    row = Row("trader", body.space, None, rate(board, w))
     if body.spent:
         offer = w.t("screen.trade_offer", spent=body.spent)
         buys = w.t("screen.trade_buys", vp=body.vp)
     else:
         offer, buys = w.t("screen.no_trade"), w.t("screen.trade_keeps", n=body.held)
-    return title, Offer(held, row, offer, buys, bool(body.spent)), "hint.trade", None
+    offered = Offer(held, row, offer, buys, bool(body.spent), held_short)
+    return title, offered, "hint.trade", None
 
 
 def _scores(body: ScoresView, w: Catalog) -> Parts:

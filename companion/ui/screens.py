@@ -183,26 +183,30 @@ def _list(texts: list[str], cursor: int, w: int) -> list[Item]:
     return items
 
 
-def _columns(
-    full: list[str], short: list[str], w: int, top: int, extra: tuple[str, ...] = ()
-) -> list[Item]:
+def _columns(lines: Sequence[Both], w: int, top: int, extra: tuple[str, ...] = ()) -> list[Item]:
     """Lines of text down to the hint: in one column if they fit (the long forms, else
-    the short), else in two, each line long where it fits a column and short where not;
-    in the body font if that fits, else the small one. ``extra`` lines follow, whole."""
+    the short), else in two, each line in its longest form that fits a column; in the
+    body font if that fits, else the small one. ``extra`` lines follow, whole."""
     bottom = HEIGHT - font("small").height
     half = w // 2 - 2
+    full, short = [b.long for b in lines], [b.short for b in lines]
     for name, pitch in (("body", 12), ("small", 9)):
         f = font(name)
         for texts in (full, short):
             rows = len(texts) + len(extra)
             if top + rows * pitch <= bottom + 1 and all(width(t, f) <= w for t in texts):
                 return _set(texts, (), name, pitch, w, top, extra)
-        texts = [a if width(a, f) <= half else b for a, b in zip(full, short, strict=True)]
+        texts = [_longest((b.long, b.short, b.tight), half, name) for b in lines]
         rows = (len(texts) + 1) // 2 + len(extra)
         fits = top + rows * pitch <= bottom + 1 and all(width(t, f) <= half for t in texts)
         if fits or name == "small":
             return _set(texts[::2], texts[1::2], name, pitch, w, top, extra)
     raise AssertionError("unreachable: the small font always lays out")
+
+
+def _longest(forms: tuple[str, ...], room: int, name: str) -> str:
+    """The first of ``forms`` that fits ``room`` pixels in font ``name`` (else the last)."""
+    return next((t for t in forms if width(t, font(name)) <= room), forms[-1])
 
 
 def _set(
@@ -246,6 +250,14 @@ def _rate(text: str, w: int, y: int) -> list[Item]:
     """The rate on the trader marker's space, right of the track."""
     x = 32 + SPACES * _space(w) + 2
     return [_text(text, _fitting(text, w - x), x, y)]
+
+
+def _legend(lines: tuple[str, ...], w: int) -> list[Item]:
+    """What the rate's mark means, right of the rows above the trader's (where no rate
+    stands), a line a row, in the small font."""
+    x = 32 + SPACES * _space(w) + 2
+    y = (ROW - font("small").height) // 2
+    return [_text(line, "small", x, y + i * ROW) for i, line in enumerate(lines)]
 
 
 def _marks(labels: list[str], placed: list[int], need: int, w: int) -> list[Item]:
@@ -308,6 +320,7 @@ def _board(said: Said, content: Board, w: int) -> list[Item]:
     items: list[Item] = []
     for i, row in enumerate(content.rows):
         items += _row(row, i * ROW, w)
+    items += _legend(content.legend, w)
     below = content.below
     if isinstance(below, Countdown):
         words = below.say
@@ -328,15 +341,15 @@ def _per_seat(said: Said, content: PerSeat, w: int) -> list[Item]:
     if content.row is not None:
         items += _row(content.row, top, w)
         top += ROW + 1
-    full = [line.long for line in content.lines]
-    short = [line.short for line in content.lines]
+    lines = content.lines
     bottom = HEIGHT - font("small").height
-    whole = top + len(full) * 12 <= bottom + 1 and all(width(t, font("body")) <= w for t in full)
-    if not whole and any(line.tally for line in content.lines) and not content.extra:
-        tallies = _tallies(content.lines, w, top)
+    body = font("body")
+    whole = top + len(lines) * 12 <= bottom + 1 and all(width(x.long, body) <= w for x in lines)
+    if not whole and any(line.tally for line in lines) and not content.extra:
+        tallies = _tallies(lines, w, top)
         if tallies is not None:
             return items + tallies
-    return items + _columns(full, short, w, top, content.extra)
+    return items + _columns(lines, w, top, content.extra)
 
 
 def _tallies(lines: Sequence[Both], w: int, top: int) -> list[Item] | None:
@@ -392,9 +405,11 @@ def _discards(said: Said, content: Discards, w: int) -> list[Item]:
 
 
 def _offer(said: Said, content: Offer, w: int) -> list[Item]:
-    title, held = _titled(said), content.held
+    title = _titled(said)
     items: list[Item] = [_title(title, w)]
-    if width(title, font("body")) + 6 + width(held, font("small")) <= w:
+    room = w - width(title, font("body")) - 6
+    held = _longest((content.held, content.held_short or content.held), room, "small")
+    if width(held, font("small")) <= room:
         items.append(_right(held, "small", w - 1, 2))
     items += _row(content.row, LIST_TOP, w)
     offer, buys, whole = content.offer, content.buys, content.whole

@@ -121,12 +121,17 @@ def page(body: Body, w: Catalog) -> Page:
     return history_page(body, w)
 
 
+def board_name(name: str, verified: bool, w: Catalog) -> str:
+    """A board's name, with the unverified rates' mark."""
+    return name if verified else w.t("board.unsure_name", name=name)
+
+
 def _value(body: SettingsView, item: str, w: Catalog) -> object:
     if item == "language":
         return language_names().get(body.language, body.language)
     if item == "board":
         name = w.t(f"board.{body.board}") if body.board else w.t("board.custom")
-        return name if body.verified else f"{name}?"
+        return board_name(name, body.verified, w)
     if item == "sound":
         return w.t("screen.setting.on" if body.sound else "screen.setting.off")
     return getattr(body, item, "")  # target, volume, contrast; rates and back have none

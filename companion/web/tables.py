@@ -47,7 +47,8 @@ class HistoryPages:
         self._told = ""
 
     def history(self, words: Catalog) -> list[Listed]:
-        """The last games, newest first: date, names, winners, final VP, rounds, board."""
+        """The last games, newest first: date, names, winners (none when abandoned: the
+        page says so), final VP, rounds, board."""
 
         def listed() -> list[Listed]:
             return [_listed(g, words) for g in self._read(LAST)]
@@ -55,9 +56,16 @@ class HistoryPages:
         return self._cached(self._histories, words, listed)
 
     def stats(self, words: Catalog) -> Stats:
-        """Per name (a seat's label when unnamed, a bot by its strength), over the games
-        with a result: what `companion history stats --json` gives."""
-        return self._cached(self._stats, words, lambda: stats(self._read(None), words.who))
+        """Per name (a pad's name, a bot by its strength), as `companion history stats
+        --json` gives it: wins over the finished games only, the abandoned ones apart.
+        The page charts wins per name: an unnamed seat, a person of one game, is left
+        out."""
+
+        def named() -> Stats:
+            every = stats(self._read(None), words.who, words.unnamed, words.card)
+            return {who: s for who, s in every.items() if s["kind"] != "seat"}
+
+        return self._cached(self._stats, words, named)
 
     def _cached(self, cache: dict[str, T], words: Catalog, make: Callable[[], T]) -> T:
         with self._lock:
@@ -101,7 +109,7 @@ def _listed(g: Game, words: Catalog) -> Listed:
         "date": g.date,
         "finished": g.finished,
         "names": labels(g, words.who),
-        "winners": list(g.winners),
+        "winners": list(g.winners) if g.finished else [],  # abandoned: nobody won
         "vp": None if g.result is None else list(g.result["vp"]),
         "rounds": len(g.record.rounds),
         "board": g.board if isinstance(g.board, str) else None,
