@@ -24,7 +24,7 @@ from companion.app.simulator import Simulator
 from companion.storage import StateDir
 from companion.table import public_view
 from companion.table.events import Tick
-from companion.ui.screens import screen
+from companion.ui.screens import Track, screen
 from companion.web.serve import serve_table
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -294,3 +294,29 @@ def test_the_code_field_stays_after_a_reload_and_messages_show_by_their_button(b
     page.wait_for_function("document.querySelector('#message').innerText !== ''")
     assert page.evaluate("document.querySelector('#pairing + #message') !== null")
     assert page.locator("#message").is_visible()
+
+
+@pytest.mark.slow
+def test_the_page_draws_the_trader_where_several_traders_trade(browser_page, table):
+    """Three Traders at 11: the marker goes back to 7 for the trades, on the OLED and on
+    the page alike, at the rate there (3:2), not the one of 11."""
+    sim, web, _, clock = table
+    page = browser_page
+    page.goto(web.url)
+    phases_until(page, sim, web, clock, "select")
+    quiet = "press P1 1\npress P1 4\npress P2 5\npress P2 6\npress P3 4\npress P3 5\n"
+    for line in parse_script(quiet, "no Trader"):
+        sim.act(line)
+    phases_until(page, sim, web, clock, "select")
+    page.wait_for_function("document.querySelector('.row[data-row=trader]').dataset.at === '11'")
+    traders = "press P1 7\npress P1 2\npress P2 7\npress P2 3\npress P3 7\npress P3 8\n"
+    for line in parse_script(traders, "three Traders"):
+        sim.act(line)
+    assert phases_until(page, sim, web, clock)[-1] == "trade"
+    drawn = screen(public_view(sim.flow, clock()), sim.app.words)
+    oled = [item.value for item in drawn.items if isinstance(item, Track)]
+    assert oled == [7]
+    trader = page.locator(".row[data-row=trader]")
+    assert trader.get_attribute("data-at") == "7"
+    assert trader.locator(".track .at").text_content() == "7"
+    assert trader.locator(".rate").text_content() == "3 goods → 2 VP?"

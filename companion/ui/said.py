@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rules import Rate
+
 
 @dataclass(frozen=True, slots=True)
 class Both:
@@ -50,13 +52,23 @@ class Mark:
 @dataclass(frozen=True, slots=True)
 class Row:
     """A board row ("vp", "goods" or "trader") with its marker on ``value``; ``moved``,
-    the space the marker just left; ``rate``, the trader space's rate as printed on the
-    board ("2:1", "-" for none, "?" after it while the board is unverified)."""
+    the space the marker just left; on the trader row, ``pays``, the rate a Trader gets
+    there (None: none), and whether the board's rates are ``verified``."""
 
     name: str
     value: int
     moved: int | None = None
-    rate: str | None = None
+    pays: Rate | None = None
+    verified: bool = True
+
+    @property
+    def rate(self) -> str | None:
+        """The trader's rate as the board prints it ("2:1", "-" for none, "?" after it
+        while the board is unverified); None on the other rows."""
+        if self.name != "trader":
+            return None
+        shown = "-" if self.pays is None else f"{self.pays.goods}:{self.pays.vp}"
+        return shown if self.verified else shown + "?"
 
 
 # --- what a screen shows under its title ---------------------------------------------
@@ -189,3 +201,6 @@ class Said:
     hint: str  # what the host buttons do here
     fact: str | None = None  # on the hint line's right where it fits: the round, a count
     notice: str | None = None  # a message over the bottom of the screen
+    # The board as this screen stands (VP, goods, trader; empty: no game on the table).
+    # The rows the content draws are these, so the OLED and the page cannot disagree.
+    rows: tuple[Row, ...] = ()

@@ -53,8 +53,9 @@ ROWS = ("vp", "goods", "trader")  # stacked as on the board
 def say(view: View, words: Catalog) -> Said:
     """What the screen says for ``view``."""
     words = words.with_bots(view.bots)
-    title, content, hint, fact = _content(view, words)
-    return Said(title, content, words.t(hint), fact, notice(view, words))
+    rows = board_rows(view)
+    title, content, hint, fact = _content(view, words, rows)
+    return Said(title, content, words.t(hint), fact, notice(view, words), rows)
 
 
 def notice(view: View, words: Catalog) -> str | None:
@@ -80,7 +81,7 @@ def _named(words: Catalog, name: str, value: object) -> object:
 Parts = tuple[str | None, Content, str, str | None]
 
 
-def _content(view: View, w: Catalog) -> Parts:
+def _content(view: View, w: Catalog, rows: tuple[Row, ...]) -> Parts:
     body = view.body
     if isinstance(body, ResumeView):
         return _resume(body, w)
@@ -89,13 +90,13 @@ def _content(view: View, w: Catalog) -> Parts:
     if isinstance(body, OptionsView):
         return _options(body, w)
     if isinstance(body, ChoosingView):
-        return _choosing(view, body, w)
+        return _choosing(view, body, w, rows)
     if isinstance(body, RevealView):
         return _reveal(body, w)
     if isinstance(body, StepView):
-        return _step(view, body, w)
+        return _step(body, w, rows)
     if isinstance(body, TradeView):
-        return _trade(view, body, w)
+        return _trade(body, w, rows)
     if isinstance(body, ScoresView):
         return _scores(body, w)
     if isinstance(body, OverView):
@@ -111,20 +112,35 @@ def _content(view: View, w: Catalog) -> Parts:
 # --- the board -----------------------------------------------------------------------
 
 
-def rate(board: BoardView) -> str:
-    """The rate on the trader marker's space, ``?`` while the shipped table is unverified."""
-    shown = "-" if board.rate is None else f"{board.rate.goods}:{board.rate.vp}"
-    return shown if board.verified else shown + "?"
+def board_rows(view: View) -> tuple[Row, ...]:
+    """The board's rows as this screen shows them, VP, goods, trader; () off the board.
+
+    While a Trader chooses, the trader marker stands where the trades happen: pushed back
+    2 spaces for each other Trader this round (the view's board still has it where the
+    supply left it), at the best rate a Trader gets there.
+    """
+    board = view.board
+    if board is None:
+        return ()
+    moved = dict([board.moved]) if board.moved else {}
+    vp, goods, trader = (_row(board, name, moved.get(name)) for name in ROWS)
+    body = view.body
+    if isinstance(body, TradeView):
+        best = body.rates[0] if body.rates else None
+        trader = Row("trader", body.space, None, best, board.verified)
+    return vp, goods, trader
 
 
 def _row(board: BoardView, name: str, moved: int | None) -> Row:
     value = getattr(board.rows, name)
-    return Row(name, value, moved, rate(board) if name == "trader" else None)
+    if name != "trader":
+        return Row(name, value, moved)
+    return Row(name, value, moved, board.rate, board.verified)
 
 
-def _rows(board: BoardView) -> tuple[Row, ...]:
-    moved = dict([board.moved]) if board.moved else {}
-    return tuple(_row(board, name, moved.get(name)) for name in ROWS)
+def _shown(rows: tuple[Row, ...], name: str) -> Row:
+    """The row called ``name`` of the screen's board."""
+    return next(row for row in rows if row.name == name)
 
 
 def _seat_name(names: tuple[str | None, ...], seat: int) -> str | None:
@@ -173,8 +189,8 @@ def _bot_options(body: OptionsView, w: Catalog) -> list[str]:
     return lines
 
 
-def _choosing(view: View, body: ChoosingView, w: Catalog) -> Parts:
-    assert view.board is not None, "the seats choose on a board"
+def _choosing(view: View, body: ChoosingView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
+    assert rows, "the seats choose on a board"
     round_ = w.t("screen.round", n=body.round)
     below: Marks | Countdown
     if body.countdown is not None:
@@ -183,7 +199,7 @@ def _choosing(view: View, body: ChoosingView, w: Catalog) -> Parts:
         marks = tuple(Mark(Seat(w.seat(s)), n) for s, n in enumerate(body.placed))
         below = Marks(marks, body.need)
         hint = "hint.supply" if view.phase.value == "supply" else "hint.choose"
-    return None, Board(_rows(view.board), below), hint, round_
+    return None, Board(rows, below), hint, round_
 
 
 def _reveal(body: RevealView, w: Catalog) -> Parts:
@@ -197,7 +213,7 @@ def _reveal(body: RevealView, w: Catalog) -> Parts:
     return w.t("screen.reveal"), PerSeat(lines), "hint.next", w.t("screen.round", n=body.round)
 
 
-def _step(view: View, body: StepView, w: Catalog) -> Parts:
+def _step(body: StepView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
     step = body.step
     times = w.t("screen.times", n=len(step.gains)) if len(step.gains) > 1 else ""
     title = w.card(step.card) + times if step.card else w.t("screen.discard")
@@ -206,10 +222,8 @@ def _step(view: View, body: StepView, w: Catalog) -> Parts:
         seats = " ".join(w.seat(s) for s, _ in step.cards)
         return title, Discards(w.t("screen.discards"), seats), "hint.next", round_
     row = None
-    if isinstance(step, Share | Trade) and view.board is not None:
-        name = step.row.value if isinstance(step, Share) else "trader"
-        moved = view.board.moved[1] if view.board.moved else None
-        row = _row(view.board, name, moved)
+    if isinstance(step, Share | Trade) and rows:
+        row = _shown(rows, step.row.value if isinstance(step, Share) else "trader")
     extra: tuple[str, ...] = ()
     if isinstance(step, Beggar):
         extra = (w.t("screen.take_back"),)
@@ -237,12 +251,11 @@ def _gain(step: Step, g: Gain, w: Catalog, short: bool) -> str:
     return w.t(key, seat=seat, n=g.goods)
 
 
-def _trade(view: View, body: TradeView, w: Catalog) -> Parts:
-    assert view.board is not None, "a Trader trades on a board"
+def _trade(body: TradeView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
+    assert rows, "a Trader trades on a board"
     title = w.t("screen.trade", seat=w.seat(body.seat))
     held = w.t("screen.trade_held", n=body.held)
-    board = BoardView(view.board.rows, body.rates[0] if body.rates else None, view.board.verified)
-    row = Row("trader", body.space, None, rate(board))
+    row = _shown(rows, "trader")
     if body.spent:
         offer = w.t("screen.trade_offer", spent=body.spent)
         buys = w.t("screen.trade_buys", vp=body.vp)
