@@ -195,6 +195,8 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
     page.fill("#pair-code", code)
     page.click("#pair-send")
     page.wait_for_selector("#paired:not([hidden])")
+    # said once: the line that stays, not a message too
+    assert page.locator("#settings").inner_text().count("Paired") == 1
     page.fill("#set-target", "45")
     page.click("#save")
     page.wait_for_function("document.querySelector('#message').innerText === 'Saved on the table'")
@@ -207,7 +209,7 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
 @pytest.mark.parametrize(
     ("typed", "said"),
     [
-        (lambda code: f"{(int(code) + 1) % 10**6:06d}", "Wrong or expired code"),
+        (lambda code: f"{(int(code) + 1) % 10**6:06d}", "Wrong code: try again, 4 tries left"),
         (lambda code: "x" + code[1:], "Type the six digits shown on the table"),
     ],
 )

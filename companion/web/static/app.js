@@ -367,8 +367,9 @@ function wire() {
   $("pair-form").onsubmit = async (event) => {
     event.preventDefault();
     const { ok, data: answer } = await postJSON("/api/pair", { code: $("pair-code").value });
-    say(ok ? t("web.paired") : refusal(answer));
-    if (ok) await loadSettings();
+    if (!ok) return say(refusal(answer));  // how many tries are left, or for how long locked
+    $("message").textContent = "";  // "Paired" is said once: by #paired, shown from now on
+    await loadSettings();
   };
   $("prefs").onsubmit = (event) => { event.preventDefault(); send(readPrefs()); };
   $("rates").onsubmit = (event) => { event.preventDefault(); send({ board: "own", own_rates: readRates() }); };
