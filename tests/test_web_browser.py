@@ -113,12 +113,14 @@ class Page:
     """The page for phones as a watcher of the table (the composition's seam), on any free
     loopback port; ``server`` once the table is built."""
 
-    def __init__(self, state, clock=time.monotonic):
-        self.state, self.clock = state, clock
+    def __init__(self, state, clock=time.monotonic, volume=True):
+        self.state, self.clock, self.volume = state, clock, volume
         self.server = None
 
     def __call__(self, stack, put, prefs, report):
-        self.server, watcher = serve_table(put, "127.0.0.1", 0, self.state, prefs, clock=self.clock)
+        self.server, watcher = serve_table(
+            put, "127.0.0.1", 0, self.state, prefs, clock=self.clock, volume=self.volume
+        )
         stack.callback(self.server.close)
         return watcher
 
@@ -322,3 +324,55 @@ def test_the_page_draws_the_trader_where_several_traders_trade(browser_page, tab
     assert trader.get_attribute("data-at") == "7"
     assert trader.locator(".track .at").text_content() == "7"
     assert trader.locator(".rate").text_content() == "3 goods → 2 VP?"
+
+
+# Whatever in a seat's tile, the trader's rate or the page itself is wider than its box,
+# or reaches past the screen's right edge.
+OVERFLOWS = """() => [...document.querySelectorAll(
+    '.seat, .seat *, #counting, .row .name, .row .name *, #lines div, #fact')]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1
+    || e.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .map((e) => e.className + ': ' + e.textContent)
+  .concat(document.documentElement.scrollWidth > window.innerWidth ? ['scrolls sideways'] : [])"""
+
+
+@pytest.fixture
+def six_seats(tmp_path, request):
+    """Six people at a table in ``request.param``'s language; its buzzer has no volume."""
+    state = tmp_path / "state"
+    state.mkdir()
+    clock = Clock()
+    page = Page(state, clock, volume=False)
+    sim = Simulator(
+        players=6, lang=request.param, store=StateDir(state), clock=clock, watchers=(page,)
+    )
+    try:
+        yield sim, page.server, clock
+    finally:
+        sim.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("six_seats", ["fr", "nl", "en"], indirect=True)
+def test_six_seats_fit_a_phone_in_every_language_with_no_device_hints(browser_page, six_seats):
+    sim, web, clock = six_seats
+    page = browser_page
+    page.goto(web.url)
+    phases_until(page, sim, web, clock, "select")
+    hands = sim.flow.game.state.hands
+    for seat in range(5):  # five have placed their card, one has not
+        sim.act(parse_script(f"press P{seat + 1} {min(hands[seat])}\n", "a card")[0])
+    page.wait_for_function("document.querySelectorAll('.seat.done').length === 5")
+    assert page.locator(".seat").count() == 6
+    assert page.evaluate(OVERFLOWS) == []
+    tiles = [page.locator(".seat").nth(i).bounding_box() for i in range(6)]
+    assert all(box["x"] + box["width"] <= PHONE["width"] for box in tiles)
+    hint = sim.app.words.t("hint.choose")  # "hold OK: menu": the device's buttons
+    assert hint not in page.locator("body").inner_text()
+    sim.act(parse_script(f"press P6 {min(hands[5])}\n", "the last")[0])
+    page.wait_for_function("document.body.dataset.phase === 'countdown'")
+    assert page.locator("#counting").is_visible()
+    assert page.evaluate(OVERFLOWS) == []
+    page.click("#tab-settings")
+    page.wait_for_selector("#set-contrast")
+    assert page.locator("#set-volume").count() == 0  # the table's buzzer has none

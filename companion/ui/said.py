@@ -22,10 +22,18 @@ from ..rules import Rate
 
 @dataclass(frozen=True, slots=True)
 class Both:
-    """A line said at length, and in short where the long form does not fit."""
+    """A line said at length, and in short where the long form does not fit; ``full``,
+    spelled out for a reader with room (the page), where the long form still shortens
+    a word for the panel (None: the long form is whole)."""
 
     long: str
     short: str
+    full: str | None = None
+
+    @property
+    def spelled(self) -> str:
+        """The line as a reader with room reads it."""
+        return self.full or self.long
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +158,8 @@ class Offer:
     offer: str
     buys: str
     buying: bool
+    # the goods held, and the offer with what it buys, spelled out (the page has room)
+    spelled: tuple[str, str] = ("", "")
 
     @property
     def whole(self) -> str:

@@ -233,22 +233,36 @@ def _step(body: StepView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
 
 
 def _gains(step: Step, w: Catalog) -> tuple[Both, ...]:
-    """What each seat got in the step: a line each, at length and short."""
-    return tuple(Both(_gain(step, g, w, False), _gain(step, g, w, True)) for g in step.gains)
+    """What each seat got in the step: a line each, at length, short and spelled out."""
+    return tuple(
+        Both(
+            _gain(step, g, w, "screen.{}"), _gain(step, g, w, "screen.{}_short"), _full(step, g, w)
+        )
+        for g in step.gains
+    )
 
 
-def _gain(step: Step, g: Gain, w: Catalog, short: bool) -> str:
+def _gain(step: Step, g: Gain, w: Catalog, form: str) -> str:
+    """A seat's gain in the catalog's ``form`` of its key ("screen.{}" at length,
+    "screen.{}_short" in short, "web.{}" spelled out)."""
     seat = w.seat(g.seat)
     if isinstance(step, Trade) and not g.goods:  # nothing on offer, or chose none
-        key = "screen.no_trade_gain_short" if short else "screen.no_trade_gain"
-        return w.t(key, seat=seat)
+        return w.t(form.format("no_trade_gain"), seat=seat)
     if isinstance(step, Trade):
-        key = "screen.trade_gain_short" if short else "screen.trade_gain"
-        return w.t(key, seat=seat, spent=-g.goods, vp=g.vp)
+        return w.t(form.format("trade_gain"), seat=seat, spent=-g.goods, vp=g.vp)
     if g.vp or (isinstance(step, Bonus) and step.in_vp):
         return w.t("screen.gain_vp", seat=seat, n=g.vp)
-    key = "screen.gain_goods_short" if short else "screen.gain_goods"
-    return w.t(key, seat=seat, n=g.goods)
+    return w.t(form.format("gain_goods"), seat=seat, n=g.goods)
+
+
+def _full(step: Step, g: Gain, w: Catalog) -> str | None:
+    """The gain with its goods spelled out (the panel's words shorten them); None where
+    the line names no goods."""
+    if isinstance(step, Trade):
+        return _gain(step, g, w, "web.{}") if g.goods else None
+    if g.vp or (isinstance(step, Bonus) and step.in_vp):
+        return None
+    return _gain(step, g, w, "web.{}")
 
 
 def _trade(body: TradeView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
@@ -259,9 +273,12 @@ def _trade(body: TradeView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
     if body.spent:
         offer = w.t("screen.trade_offer", spent=body.spent)
         buys = w.t("screen.trade_buys", vp=body.vp)
+        spelled = f"{w.t('web.trade_offer', spent=body.spent)} {buys}"
     else:
         offer, buys = w.t("screen.no_trade"), w.t("screen.trade_keeps", n=body.held)
-    return title, Offer(held, row, offer, buys, bool(body.spent)), "hint.trade", None
+        spelled = f"{offer} {w.t('web.trade_keeps', n=body.held)}"
+    whole = (w.t("web.trade_held", n=body.held), spelled)
+    return title, Offer(held, row, offer, buys, bool(body.spent), whole), "hint.trade", None
 
 
 def _scores(body: ScoresView, w: Catalog) -> Parts:

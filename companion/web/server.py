@@ -72,6 +72,7 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/favicon.ico": ("favicon.ico", "image/x-icon"),  # drawn by scripts/make_icon.py
 }
 Headers = dict[str, str]
 HEADERS = {
@@ -90,6 +91,7 @@ class Table:
     prefs: Callable[[], DeviceSettings]  # the settings in force
     languages: tuple[str, ...]
     state_dir: Path | None  # the history's folder; None: no history (a bare simulator)
+    volume: bool = True  # the buzzer has a volume to set (a passive one): the page offers it
 
 
 class Refused(CompanionError):
@@ -278,6 +280,7 @@ class WebServer(Closing):
             "boards": profile_names(),
             "offered_rates": [list(r) for r in offered_rates()],
             "board_rates": board_of(prefs).to_rates(),  # where the rates editor starts
+            "volume": self.table.volume,  # offered as on the device: a passive buzzer's
             "paired": self.paired(token),
         }
 

@@ -112,12 +112,12 @@ def _lines(content: Content) -> tuple[str, ...]:
         return content.lines
     if isinstance(content, Seated):
         return (content.say,)
-    if isinstance(content, PerSeat):
-        return (*(line.long for line in content.lines), *content.extra)
+    if isinstance(content, PerSeat):  # spelled out: the page has room for every word
+        return (*(line.spelled for line in content.lines), *content.extra)
     if isinstance(content, Discards):
         return (content.by, content.seats)
     if isinstance(content, Offer):
-        return (content.held, content.whole)
+        return content.spelled
     assert isinstance(content, Board | Scores | Ranking)
     return ()
 

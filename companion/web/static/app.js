@@ -80,8 +80,7 @@ async function showView(view) {
   notice.hidden = !view.notice;
   notice.textContent = view.notice || "";
   showLines(view);
-  $("fact").textContent = view.fact || "";
-  $("hint").textContent = view.hint || "";
+  $("fact").textContent = view.fact || "";  // the round; the hint is the device's buttons: not here
   drawRows(view.board);
   drawSeats(view.body, view.seats || [], view.counting);
   drawScores(view.body, view.seats || []);
@@ -138,7 +137,8 @@ function pips(n, need) {
 }
 
 function drawSeats(body, labels, counting) {
-  // One mark per seat, named as the OLED names it (P1, B3, a pad's name).
+  // One mark per seat, named as the OLED names it (P1, B3, a pad's name). The reveal's
+  // cards are in the lines above, at length: no short names here.
   const seats = $("seats");
   const marks = [];
   const mark = (seat, done, ...below) =>
@@ -146,18 +146,16 @@ function drawSeats(body, labels, counting) {
   if (body.kind === "ChoosingView") {
     body.placed.forEach((n, seat) => {
       marks.push(mark(seat, n >= body.need, pips(n, body.need),
-        el("small", {}, t("web.placed", { n: `${n}/${body.need}` }))));
+        el("small", {}, t("web.placed", { n, need: body.need }))));
     });
-    if (counting) marks.push(el("div", { class: "seat done" }, t("web.counting")));
   } else if (body.kind === "JoinView") {
     body.joined.forEach((joined, pad) => marks.push(mark(pad, joined)));
-  } else if (body.kind === "RevealView") {
-    body.plays.forEach((cards, seat) => {
-      const names = cards.map((c) => words["card.short." + c] || String(c)).join(" ");
-      marks.push(mark(seat, false, el("small", {}, names)));
-    });
   }
+  seats.dataset.count = String(marks.length);  // 5 or 6 seats: two lines of 3 on a phone
+  seats.style.setProperty("--seats", String(Math.max(marks.length, 1)));
   seats.replaceChildren(...marks);
+  $("counting").hidden = !(counting && body.kind === "ChoosingView");
+  $("counting").textContent = t("web.counting");
 }
 
 // The last scores the table showed stay under the board until the next game's setup:
@@ -300,7 +298,10 @@ async function loadSettings() {
     field("target", t("screen.setting.target", { value: s.target }), number("target", s.target, 1, 999)),
     field("sound", t("screen.setting.sound", { value: onOff(s.sound) }),
       choice("sound", [["true", onOff(true)], ["false", onOff(false)]], String(s.sound))),
-    field("volume", t("screen.setting.volume", { value: s.volume }), number("volume", s.volume, 1, 10, "range")),
+    // a volume only where the buzzer has one (a passive buzzer), as on the device
+    ...(settings.volume
+      ? [field("volume", t("screen.setting.volume", { value: s.volume }), number("volume", s.volume, 1, 10, "range"))]
+      : []),
     field("contrast", t("screen.setting.contrast", { value: s.contrast }), number("contrast", s.contrast, 1, 10, "range")),
     el("button", { type: "submit", id: "save" }, t("web.save")),
   );
@@ -322,16 +323,13 @@ async function send(data) {
 }
 
 function readPrefs() {
+  // the fields on the form: a setting the table does not offer is not sent
   const form = $("prefs");
-  const value = (name) => form.elements[name].value;
-  return {
-    language: value("language"),
-    board: value("board"),
-    target: Number(value("target")),
-    sound: value("sound") === "true",
-    volume: Number(value("volume")),
-    contrast: Number(value("contrast")),
-  };
+  const read = { language: String, board: String, target: Number, sound: (v) => v === "true",
+    volume: Number, contrast: Number };
+  return Object.fromEntries(Object.entries(read)
+    .filter(([name]) => form.elements[name])
+    .map(([name, as]) => [name, as(form.elements[name].value)]));
 }
 
 function readRates() {
