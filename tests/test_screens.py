@@ -258,7 +258,7 @@ def test_screen_matches_its_reference(name, size):
 
 def said_words(value: object) -> set[str]:
     """Every string and number a ``Said`` holds, and its derived forms (``Offer.whole``,
-    ``Seat.named``), as text."""
+    ``Seat.named``, ``Row.rate``), as text."""
     if isinstance(value, str | int) and not isinstance(value, bool):
         return {str(value)}
     if isinstance(value, tuple):
@@ -267,7 +267,8 @@ def said_words(value: object) -> set[str]:
         found = set().union(
             *(said_words(getattr(value, f.name)) for f in dataclasses.fields(value))
         )
-        return found | {getattr(value, p) for p in ("whole", "named") if hasattr(value, p)}
+        derived = ("whole", "named", "rate")
+        return found | {getattr(value, p) for p in derived if getattr(value, p, None) is not None}
     return set()
 
 

@@ -73,8 +73,8 @@ def test_english_counts_of_one_are_singular(key, values, says):
     [
         ("nl", "screen.trade_offer", {"spent": 1}, "ruil 1 goed"),
         ("nl", "screen.trade_offer", {"spent": 3}, "ruil 3 goederen"),
-        ("fr", "web.placed", {"n": 1}, "1 posée"),
-        ("fr", "web.placed", {"n": 3}, "3 posées"),
+        ("fr", "web.placed", {"n": 1, "need": 2}, "1/2 posée"),
+        ("fr", "web.placed", {"n": 3, "need": 3}, "3/3 posées"),
     ],
 )
 def test_dutch_and_french_counts_take_their_forms(lang, key, values, says):

@@ -30,7 +30,7 @@ from companion.table.flow import step as table_step
 from companion.table.state import Choosing, Phase
 from companion.ui.catalog import languages
 from companion.web import server as server_module
-from companion.web.pairing import LIFETIME, TRIES, Pairing, TooSoon
+from companion.web.pairing import LIFETIME, TRIES, Locked, NoCode, Pairing, TooSoon, WrongCode
 from companion.web.server import Table, WebServer
 from companion.web.tables import LAST, HistoryPages
 from companion.web.viewjson import view_bytes
@@ -187,8 +187,8 @@ def test_wrong_codes_lock_pairing_and_a_new_code_does_not_give_more_tries(tmp_pa
             assert s.post("/api/pair", {"code": "000000"})[0] == 403
         assert s.post("/api/pair", {"code": "123456"})[0] == 403  # gone after the wrong tries
         status, answer = s.post("/api/pair/new")  # and no new code while locked out
-        assert status == 429 and answer["key"] == "web.error.too_soon"
-        assert answer["values"] == {"seconds": 60} and len(s.events) == 1
+        assert status == 429 and answer["key"] == "web.pair_locked"
+        assert answer["values"] == {"n": 1, "seconds": 60} and len(s.events) == 1
         s.clock.now += 60
         assert s.post("/api/pair/new")[0] == 202
         s.clock.now += 60  # a code lasts a minute
@@ -197,6 +197,64 @@ def test_wrong_codes_lock_pairing_and_a_new_code_does_not_give_more_tries(tmp_pa
         assert s.post("/api/pair", {"code": "432109"}) == (200, {"paired": True})
     finally:
         s.server.close()
+
+
+def test_a_wrong_code_says_the_tries_left_and_the_same_code_still_pairs(served):
+    assert served.post("/api/pair/new")[0] == 202
+    answers = [served.post("/api/pair", {"code": "000000"}) for _ in range(TRIES - 1)]
+    assert [status for status, _ in answers] == [403] * (TRIES - 1)
+    assert [a["key"] for _, a in answers] == ["web.pair_wrong"] * (TRIES - 1)
+    assert [a["values"]["n"] for _, a in answers] == list(range(TRIES - 1, 0, -1))
+    assert answers[0][1]["error"] == f"pairing: wrong code, {TRIES - 1} tries left"
+    code = served.events[-1].code  # still the one on show: no new one was asked for
+    assert served.post("/api/pair", {"code": code}) == (200, {"paired": True})
+
+
+def test_the_wrong_code_that_locks_pairing_says_for_how_long_and_so_does_every_try_then(served):
+    assert served.post("/api/pair/new")[0] == 202
+    for _ in range(TRIES - 1):
+        served.post("/api/pair", {"code": "000000"})
+    status, answer = served.post("/api/pair", {"code": "000000"})
+    assert status == 403 and answer["key"] == "web.pair_locked"
+    assert answer["values"] == {"n": 1, "seconds": 60}
+    served.clock.now += 30
+    status, answer = served.post("/api/pair", {"code": "000000"})
+    assert status == 403 and answer["key"] == "web.pair_locked_seconds"
+    assert answer["values"] == {"n": 30, "seconds": 30}
+    status, answer = served.post("/api/pair/new")
+    assert status == 429 and answer["values"] == {"n": 30, "seconds": 30}
+
+
+def test_a_code_once_expired_or_used_says_to_ask_for_a_new_one(served):
+    status, answer = served.post("/api/pair", {"code": "123456"})  # none asked for yet
+    assert status == 403 and answer["key"] == "web.pair_none"
+    assert served.post("/api/pair/new")[0] == 202
+    served.clock.now += LIFETIME
+    assert served.post("/api/pair", {"code": "123456"})[1]["key"] == "web.pair_none"
+
+
+def test_pairing_says_why_not_to_its_caller():
+    clock = Clock()
+    pairing = Pairing(clock, lambda: "123456")
+    with pytest.raises(NoCode):
+        pairing.pair("123456")
+    pairing.new_code()
+    with pytest.raises(WrongCode) as wrong:
+        pairing.pair("654321")
+    assert wrong.value.tries == TRIES - 1
+    with pytest.raises(TooSoon) as soon:
+        pairing.new_code()
+    assert not soon.value.locked and soon.value.seconds == LIFETIME
+    for _ in range(TRIES - 2):
+        with pytest.raises(WrongCode):
+            pairing.pair("654321")
+    with pytest.raises(Locked) as locked:
+        pairing.pair("654321")
+    assert locked.value.seconds == LIFETIME
+    clock.now += 1
+    with pytest.raises(TooSoon) as soon:
+        pairing.new_code()
+    assert soon.value.locked and soon.value.seconds == LIFETIME - 1
 
 
 def test_one_new_code_a_minute(served):
@@ -230,8 +288,11 @@ def test_each_lock_out_is_longer_until_a_phone_pairs():
     waits = []
     for _ in range(8):
         pairing.new_code()
-        for _ in range(TRIES):
-            assert pairing.pair("000000") is None
+        for _ in range(TRIES - 1):
+            with pytest.raises(WrongCode):
+                pairing.pair("000000")
+        with pytest.raises(Locked):
+            pairing.pair("000000")
         with pytest.raises(TooSoon) as e:
             pairing.new_code()
         waits.append(e.value.seconds)
@@ -242,7 +303,8 @@ def test_each_lock_out_is_longer_until_a_phone_pairs():
     clock.now += LIFETIME
     pairing.new_code()
     for _ in range(TRIES):
-        pairing.pair("000000")
+        with pytest.raises((WrongCode, Locked)):
+            pairing.pair("000000")
     with pytest.raises(TooSoon) as e:
         pairing.new_code()
     assert e.value.seconds == 60  # pairing starts the count again

@@ -24,7 +24,7 @@ from companion.app.simulator import Simulator
 from companion.storage import StateDir
 from companion.table import public_view
 from companion.table.events import Tick
-from companion.ui.screens import screen
+from companion.ui.screens import Track, screen
 from companion.web.serve import serve_table
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -113,12 +113,14 @@ class Page:
     """The page for phones as a watcher of the table (the composition's seam), on any free
     loopback port; ``server`` once the table is built."""
 
-    def __init__(self, state, clock=time.monotonic):
-        self.state, self.clock = state, clock
+    def __init__(self, state, clock=time.monotonic, volume=True):
+        self.state, self.clock, self.volume = state, clock, volume
         self.server = None
 
     def __call__(self, stack, put, prefs, report):
-        self.server, watcher = serve_table(put, "127.0.0.1", 0, self.state, prefs, clock=self.clock)
+        self.server, watcher = serve_table(
+            put, "127.0.0.1", 0, self.state, prefs, clock=self.clock, volume=self.volume
+        )
         stack.callback(self.server.close)
         return watcher
 
@@ -195,6 +197,8 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
     page.fill("#pair-code", code)
     page.click("#pair-send")
     page.wait_for_selector("#paired:not([hidden])")
+    # said once: the line that stays, not a message too
+    assert page.locator("#settings").inner_text().count("Paired") == 1
     page.fill("#set-target", "45")
     page.click("#save")
     page.wait_for_function("document.querySelector('#message').innerText === 'Saved on the table'")
@@ -207,7 +211,7 @@ def test_the_page_shows_the_rows_follows_a_round_and_changes_a_setting(browser_p
 @pytest.mark.parametrize(
     ("typed", "said"),
     [
-        (lambda code: f"{(int(code) + 1) % 10**6:06d}", "Wrong or expired code"),
+        (lambda code: f"{(int(code) + 1) % 10**6:06d}", "Wrong code: try again, 4 tries left"),
         (lambda code: "x" + code[1:], "Type the six digits shown on the table"),
     ],
 )
@@ -255,7 +259,9 @@ def test_the_page_names_seats_as_the_oled_and_marks_an_unverified_rate(browser_p
     assert [m.text_content() for m in page.locator(".seat b").all()] == named
     shown = page.evaluate("fetch('/api/view').then((answer) => answer.json())")
     assert shown["seats"] == named and not shown["board"]["verified"]
-    assert page.locator(".row[data-row=trader] .rate .unverified").text_content() == "?"
+    assert page.locator(".row[data-row=trader] .rate .unverified").text_content() == "~"
+    legend = page.locator("#rows .legend").text_content()
+    assert legend == "~ trader rates unverified"  # what the mark means, said
     assert page.locator(".row[data-row=vp] .rate").count() == 0  # the rate is the trader's
 
     hand = sorted(sim.flow.game.state.hands[0] - {7})[:2]  # no Trader: nothing to decide
@@ -294,3 +300,81 @@ def test_the_code_field_stays_after_a_reload_and_messages_show_by_their_button(b
     page.wait_for_function("document.querySelector('#message').innerText !== ''")
     assert page.evaluate("document.querySelector('#pairing + #message') !== null")
     assert page.locator("#message").is_visible()
+
+
+@pytest.mark.slow
+def test_the_page_draws_the_trader_where_several_traders_trade(browser_page, table):
+    """Three Traders at 11: the marker goes back to 7 for the trades, on the OLED and on
+    the page alike, at the rate there (3:2), not the one of 11."""
+    sim, web, _, clock = table
+    page = browser_page
+    page.goto(web.url)
+    phases_until(page, sim, web, clock, "select")
+    quiet = "press P1 1\npress P1 4\npress P2 5\npress P2 6\npress P3 4\npress P3 5\n"
+    for line in parse_script(quiet, "no Trader"):
+        sim.act(line)
+    phases_until(page, sim, web, clock, "select")
+    page.wait_for_function("document.querySelector('.row[data-row=trader]').dataset.at === '11'")
+    traders = "press P1 7\npress P1 2\npress P2 7\npress P2 3\npress P3 7\npress P3 8\n"
+    for line in parse_script(traders, "three Traders"):
+        sim.act(line)
+    assert phases_until(page, sim, web, clock)[-1] == "trade"
+    drawn = screen(public_view(sim.flow, clock()), sim.app.words)
+    oled = [item.value for item in drawn.items if isinstance(item, Track)]
+    assert oled == [7]
+    trader = page.locator(".row[data-row=trader]")
+    assert trader.get_attribute("data-at") == "7"
+    assert trader.locator(".track .at").text_content() == "7"
+    assert trader.locator(".rate").text_content() == "~3 goods → 2 VP"
+
+
+# Whatever in a seat's tile, the trader's rate or the page itself is wider than its box,
+# or reaches past the screen's right edge.
+OVERFLOWS = """() => [...document.querySelectorAll(
+    '.seat, .seat *, #counting, .row .name, .row .name *, #lines div, #fact')]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1
+    || e.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .map((e) => e.className + ': ' + e.textContent)
+  .concat(document.documentElement.scrollWidth > window.innerWidth ? ['scrolls sideways'] : [])"""
+
+
+@pytest.fixture
+def six_seats(tmp_path, request):
+    """Six people at a table in ``request.param``'s language; its buzzer has no volume."""
+    state = tmp_path / "state"
+    state.mkdir()
+    clock = Clock()
+    page = Page(state, clock, volume=False)
+    sim = Simulator(
+        players=6, lang=request.param, store=StateDir(state), clock=clock, watchers=(page,)
+    )
+    try:
+        yield sim, page.server, clock
+    finally:
+        sim.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("six_seats", ["fr", "nl", "en"], indirect=True)
+def test_six_seats_fit_a_phone_in_every_language_with_no_device_hints(browser_page, six_seats):
+    sim, web, clock = six_seats
+    page = browser_page
+    page.goto(web.url)
+    phases_until(page, sim, web, clock, "select")
+    hands = sim.flow.game.state.hands
+    for seat in range(5):  # five have placed their card, one has not
+        sim.act(parse_script(f"press P{seat + 1} {min(hands[seat])}\n", "a card")[0])
+    page.wait_for_function("document.querySelectorAll('.seat.done').length === 5")
+    assert page.locator(".seat").count() == 6
+    assert page.evaluate(OVERFLOWS) == []
+    tiles = [page.locator(".seat").nth(i).bounding_box() for i in range(6)]
+    assert all(box["x"] + box["width"] <= PHONE["width"] for box in tiles)
+    hint = sim.app.words.t("hint.choose")  # "hold OK: menu": the device's buttons
+    assert hint not in page.locator("body").inner_text()
+    sim.act(parse_script(f"press P6 {min(hands[5])}\n", "the last")[0])
+    page.wait_for_function("document.body.dataset.phase === 'countdown'")
+    assert page.locator("#counting").is_visible()
+    assert page.evaluate(OVERFLOWS) == []
+    page.click("#tab-settings")
+    page.wait_for_selector("#set-contrast")
+    assert page.locator("#set-volume").count() == 0  # the table's buzzer has none

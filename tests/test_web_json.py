@@ -108,7 +108,7 @@ def test_a_step_says_what_each_seat_got_and_its_extra_line_never_the_row_s_numbe
 def test_a_trader_s_choice_says_the_goods_held_and_the_offer():
     assert shot("trade")["title"] == "P1 trades"
     assert shot("trade")["lines"] == ["holds 12 goods", "hand in 12 goods → +6 VP"]
-    assert shot("trade-none")["lines"] == ["holds 12 goods", "no trade (keep 12)"]
+    assert shot("trade-none")["lines"] == ["holds 12 goods", "no trade (keeps 12 goods)"]
     assert shot("trade")["hint"] == "1◀ fewer 2▶ more 7/OK yes"
 
 

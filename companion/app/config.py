@@ -64,6 +64,12 @@ class Pins:
     buzzer: int | None = None  # None: no buzzer, beeps are silent
     buzzer_kind: str = "active"  # one of BUZZERS, from [sound] buzzer
 
+    @property
+    def has_volume(self) -> bool:
+        """Whether the buzzer has a volume to set, as ``Beeper.has_volume`` says of the
+        buzzer opened on these pins: a passive one, on a pin. The page offers it then."""
+        return self.buzzer is not None and self.buzzer_kind == "passive"
+
 
 @dataclass(frozen=True)
 class Display:

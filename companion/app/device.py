@@ -109,10 +109,12 @@ def page(
     say: Report,
     clock: Callable[[], float],
     strict: bool = False,
+    volume: bool = True,
 ) -> WatcherSource:
     """The page for phones on ``address``:``port``, its address said with ``say``. A port
     that cannot be had is said and the table plays on without it; ``strict``: it is a
-    ``PageUnavailable`` (the simulator's ``--web`` refuses)."""
+    ``PageUnavailable`` (the simulator's ``--web`` refuses). ``volume``: the buzzer has a
+    volume to set (``Pins.has_volume``), so the page offers it as the device does."""
 
     def open_page(
         stack: ExitStack, put: Put, prefs: DeviceSettings, report: Report
@@ -120,7 +122,9 @@ def page(
         from ..web.serve import serve_table  # off by default: nothing to load then
 
         try:
-            server, watcher = serve_table(put, address, port, state_dir, prefs, clock=clock)
+            server, watcher = serve_table(
+                put, address, port, state_dir, prefs, clock=clock, volume=volume
+            )
         except OSError as e:
             if strict:
                 raise PageUnavailable(f"--web {address}:{port}: {e.strerror or e}") from None
@@ -147,7 +151,16 @@ def device_spec(
     store = StateDir(cfg.state_dir)
     web = cfg.web
     watchers = (
-        (page(web.address, web.port, cfg.state_dir, say=report, clock=clock),)
+        (
+            page(
+                web.address,
+                web.port,
+                cfg.state_dir,
+                say=report,
+                clock=clock,
+                volume=cfg.pins.has_volume,
+            ),
+        )
         if web.enabled
         else ()
     )

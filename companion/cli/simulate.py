@@ -172,7 +172,12 @@ def _simulator(err: TextIO, listen: tuple[str, int] | None, **options: Any) -> S
     if listen is not None:
         store = options["store"]
         folder = store.path if store is not None else None
-        watchers = (page(*listen, folder, say=where.append, clock=time.monotonic, strict=True),)
+        volume = options["settings"].config.pins.has_volume  # the simulated buzzer's
+        watchers = (
+            page(
+                *listen, folder, say=where.append, clock=time.monotonic, strict=True, volume=volume
+            ),
+        )
     try:
         sim = Simulator(watchers=watchers, **options)
     except (HubMissing, PageUnavailable) as e:

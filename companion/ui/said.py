@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rules import Rate
+
 
 @dataclass(frozen=True, slots=True)
 class Tally:
@@ -31,17 +33,25 @@ class Tally:
 class Both:
     """A line said at length, and in short where the long form does not fit; ``least``,
     shorter still, for a column of half the width (None: the short form does); ``tally``,
-    the same line as numbers and pictures, where there is one."""
+    the same line as numbers and pictures, where there is one; ``full``, spelled out for
+    a reader with room (the page), where the long form still shortens a word for the
+    panel (None: the long form is whole)."""
 
     long: str
     short: str
     least: str | None = None
     tally: Tally | None = None
+    full: str | None = None
 
     @property
     def tight(self) -> str:
         """The shortest form."""
         return self.least or self.short
+
+    @property
+    def spelled(self) -> str:
+        """The line as a reader with room reads it."""
+        return self.full or self.long
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +78,15 @@ class Mark:
 @dataclass(frozen=True, slots=True)
 class Row:
     """A board row ("vp", "goods" or "trader") with its marker on ``value``; ``moved``,
-    the space the marker just left; ``rate``, the trader space's rate as printed on the
-    board ("2:1", "-" for none, marked "~2:1" while the board is unverified)."""
+    the space the marker just left; on the trader row, ``pays``, the rate a Trader gets
+    there (None: none), whether the board's rates are ``verified``, and ``rate``, that
+    rate as the board prints it ("2:1", "-" for none, marked "~2:1" while unverified)."""
 
     name: str
     value: int
     moved: int | None = None
+    pays: Rate | None = None
+    verified: bool = True
     rate: str | None = None
 
 
@@ -160,6 +173,8 @@ class Offer:
     buys: str
     buying: bool
     held_short: str = ""
+    # the goods held, and the offer with what it buys, spelled out (the page has room)
+    spelled: tuple[str, str] = ("", "")
 
     @property
     def whole(self) -> str:
@@ -222,3 +237,6 @@ class Said:
     hint: str  # what the host buttons do here
     fact: str | None = None  # on the hint line's right where it fits: the round, a count
     notice: str | None = None  # a message over the bottom of the screen
+    # The board as this screen stands (VP, goods, trader; empty: no game on the table).
+    # The rows the content draws are these, so the OLED and the page cannot disagree.
+    rows: tuple[Row, ...] = ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from ..rules import Beggar, Bonus, Discard, Gain, Outcome, Share, Step, Trade
+from ..rules import Beggar, Bonus, Discard, Gain, Outcome, Rate, Share, Step, Trade
 from ..table.view import (
     BoardView,
     ChoosingView,
@@ -57,8 +57,9 @@ ROWS = ("vp", "goods", "trader")  # stacked as on the board
 def say(view: View, words: Catalog) -> Said:
     """What the screen says for ``view``."""
     words = words.with_bots(view.bots)
-    title, content, hint, fact = _content(view, words)
-    return Said(title, content, words.t(hint), fact, notice(view, words))
+    rows = board_rows(view, words)
+    title, content, hint, fact = _content(view, words, rows)
+    return Said(title, content, words.t(hint), fact, notice(view, words), rows)
 
 
 def notice(view: View, words: Catalog) -> str | None:
@@ -84,7 +85,7 @@ def _named(words: Catalog, name: str, value: object) -> object:
 Parts = tuple[str | None, Content, str, str | None]
 
 
-def _content(view: View, w: Catalog) -> Parts:
+def _content(view: View, w: Catalog, rows: tuple[Row, ...]) -> Parts:
     body = view.body
     if isinstance(body, ResumeView):
         return _resume(body, w)
@@ -93,13 +94,13 @@ def _content(view: View, w: Catalog) -> Parts:
     if isinstance(body, OptionsView):
         return _options(body, w)
     if isinstance(body, ChoosingView):
-        return _choosing(view, body, w)
+        return _choosing(view, body, w, rows)
     if isinstance(body, RevealView):
         return _reveal(body, w)
     if isinstance(body, StepView):
-        return _step(view, body, w)
+        return _step(body, w, rows)
     if isinstance(body, TradeView):
-        return _trade(view, body, w)
+        return _trade(body, w, rows)
     if isinstance(body, ScoresView):
         return _scores(body, w)
     if isinstance(body, OverView):
@@ -115,13 +116,32 @@ def _content(view: View, w: Catalog) -> Parts:
 # --- the board -----------------------------------------------------------------------
 
 
-def rate(board: BoardView, w: Catalog) -> str:
-    """The rate on the trader marker's space (``-``: none), marked (``~2:1``) while the
-    shipped table is unverified: the board screen's legend says what the mark means."""
-    if board.rate is None:
+def board_rows(view: View, w: Catalog) -> tuple[Row, ...]:
+    """The board's rows as this screen shows them, VP, goods, trader; () off the board.
+
+    While a Trader chooses, the trader marker stands where the trades happen: pushed back
+    2 spaces for each other Trader this round (the view's board still has it where the
+    supply left it), at the best rate a Trader gets there.
+    """
+    board = view.board
+    if board is None:
+        return ()
+    moved = dict([board.moved]) if board.moved else {}
+    vp, goods, trader = (_row(board, name, moved.get(name), w) for name in ROWS)
+    body = view.body
+    if isinstance(body, TradeView):
+        best = body.rates[0] if body.rates else None
+        trader = _trader(body.space, None, best, board.verified, w)
+    return vp, goods, trader
+
+
+def rate(pays: Rate | None, verified: bool, w: Catalog) -> str:
+    """A trader space's rate (``-``: none), marked (``~2:1``) while the shipped table is
+    unverified: the board screen's legend says what the mark means."""
+    if pays is None:
         return "-"
-    shown = f"{board.rate.goods}:{board.rate.vp}"
-    return shown if board.verified else w.t("board.unsure_rate", rate=shown)
+    shown = f"{pays.goods}:{pays.vp}"
+    return shown if verified else w.t("board.unsure_rate", rate=shown)
 
 
 def legend(verified: bool, w: Catalog) -> tuple[str, ...]:
@@ -131,12 +151,18 @@ def legend(verified: bool, w: Catalog) -> tuple[str, ...]:
 
 def _row(board: BoardView, name: str, moved: int | None, w: Catalog) -> Row:
     value = getattr(board.rows, name)
-    return Row(name, value, moved, rate(board, w) if name == "trader" else None)
+    if name != "trader":
+        return Row(name, value, moved)
+    return _trader(value, moved, board.rate, board.verified, w)
 
 
-def _rows(board: BoardView, w: Catalog) -> tuple[Row, ...]:
-    moved = dict([board.moved]) if board.moved else {}
-    return tuple(_row(board, name, moved.get(name), w) for name in ROWS)
+def _trader(value: int, moved: int | None, pays: Rate | None, verified: bool, w: Catalog) -> Row:
+    return Row("trader", value, moved, pays, verified, rate(pays, verified, w))
+
+
+def _shown(rows: tuple[Row, ...], name: str) -> Row:
+    """The row called ``name`` of the screen's board."""
+    return next(row for row in rows if row.name == name)
 
 
 def _seat_name(names: tuple[str | None, ...], seat: int) -> str | None:
@@ -183,8 +209,8 @@ def _bot_options(body: OptionsView, w: Catalog) -> list[str]:
     return lines
 
 
-def _choosing(view: View, body: ChoosingView, w: Catalog) -> Parts:
-    assert view.board is not None, "the seats choose on a board"
+def _choosing(view: View, body: ChoosingView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
+    assert view.board is not None and rows, "the seats choose on a board"
     round_ = w.t("screen.round", n=body.round)
     below: Marks | Countdown
     if body.countdown is not None:
@@ -193,7 +219,7 @@ def _choosing(view: View, body: ChoosingView, w: Catalog) -> Parts:
         marks = tuple(Mark(Seat(w.seat(s)), n) for s, n in enumerate(body.placed))
         below = Marks(marks, body.need)
         hint = "hint.supply" if view.phase.value == "supply" else "hint.choose"
-    board = Board(_rows(view.board, w), below, legend(view.board.verified, w))
+    board = Board(rows, below, legend(view.board.verified, w))
     return None, board, hint, round_
 
 
@@ -208,7 +234,7 @@ def _reveal(body: RevealView, w: Catalog) -> Parts:
     return w.t("screen.reveal"), PerSeat(lines), "hint.next", w.t("screen.round", n=body.round)
 
 
-def _step(view: View, body: StepView, w: Catalog) -> Parts:
+def _step(body: StepView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
     step = body.step
     times = w.t("screen.times", n=len(step.gains)) if len(step.gains) > 1 else ""
     title = w.card(step.card) + times if step.card else w.t("screen.discard")
@@ -217,10 +243,8 @@ def _step(view: View, body: StepView, w: Catalog) -> Parts:
         seats = " ".join(w.seat(s) for s, _ in step.cards)
         return title, Discards(w.t("screen.discards"), seats), "hint.next", round_
     row = None
-    if isinstance(step, Share | Trade) and view.board is not None:
-        name = step.row.value if isinstance(step, Share) else "trader"
-        moved = view.board.moved[1] if view.board.moved else None
-        row = _row(view.board, name, moved, w)
+    if isinstance(step, Share | Trade) and rows:
+        row = _shown(rows, step.row.value if isinstance(step, Share) else "trader")
     extra: tuple[str, ...] = ()
     if isinstance(step, Beggar):
         extra = (w.t("screen.take_back"),)
@@ -232,7 +256,10 @@ def _step(view: View, body: StepView, w: Catalog) -> Parts:
 def _gains(step: Step, w: Catalog) -> tuple[Both, ...]:
     """What each seat got in the step: a line each, at length and short (and shorter
     still where goods were lost over the cap of 15; as numbers and pictures for a trade)."""
-    return tuple(replace(_gain(step, g, w), tally=_tally(step, g, w)) for g in step.gains)
+    return tuple(
+        replace(_gain(step, g, w), tally=_tally(step, g, w), full=_full(step, g, w))
+        for g in step.gains
+    )
 
 
 def _tally(step: Step, g: Gain, w: Catalog) -> Tally | None:
@@ -257,6 +284,17 @@ def _gain(step: Step, g: Gain, w: Catalog) -> Both:
     return _both(w, "screen.gain_goods", seat=seat, n=g.goods)
 
 
+def _full(step: Step, g: Gain, w: Catalog) -> str | None:
+    """The gain with its goods spelled out (the panel's words shorten them); None where
+    the line names no goods, or says them whole already (goods lost over the cap)."""
+    seat = w.seat(g.seat)
+    if isinstance(step, Trade):
+        return w.t("web.trade_gain", seat=seat, spent=-g.goods, vp=g.vp) if g.goods else None
+    if g.vp or (isinstance(step, Bonus) and step.in_vp) or g.lost:
+        return None
+    return w.t("web.gain_goods", seat=seat, n=g.goods)
+
+
 def _both(w: Catalog, key: str, **values: object) -> Both:
     """The message ``key`` at length, and ``key_short`` in short."""
     return Both(*_both_texts(w, key, **values))
@@ -266,18 +304,20 @@ def _both_texts(w: Catalog, key: str, **values: object) -> tuple[str, str]:
     return w.t(key, **values), w.t(f"{key}_short", **values)
 
 
-def _trade(view: View, body: TradeView, w: Catalog) -> Parts:
-    assert view.board is not None, "a Trader trades on a board"
+def _trade(body: TradeView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
+    assert rows, "a Trader trades on a board"
     title = w.t("screen.trade", seat=w.seat(body.seat))
     held, held_short = _both_texts(w, "screen.trade_held", n=body.held)
-    board = BoardView(view.board.rows, body.rates[0] if body.rates else None, view.board.verified)
-    row = Row("trader", body.space, None, rate(board, w))
+    row = _shown(rows, "trader")
     if body.spent:
         offer = w.t("screen.trade_offer", spent=body.spent)
         buys = w.t("screen.trade_buys", vp=body.vp)
+        spelled = f"{w.t('web.trade_offer', spent=body.spent)} {buys}"
     else:
         offer, buys = w.t("screen.no_trade"), w.t("screen.trade_keeps", n=body.held)
-    offered = Offer(held, row, offer, buys, bool(body.spent), held_short)
+        spelled = f"{offer} {w.t('web.trade_keeps', n=body.held)}"
+    whole = (w.t("web.trade_held", n=body.held), spelled)
+    offered = Offer(held, row, offer, buys, bool(body.spent), held_short, whole)
     return title, offered, "hint.trade", None
 
 

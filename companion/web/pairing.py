@@ -34,10 +34,40 @@ def well_formed(code: str) -> bool:
 
 
 class TooSoon(Exception):
-    """No new code yet: ``seconds`` to wait (a code is on show, or pairing is locked)."""
+    """No new code yet: ``seconds`` to wait, while a code is on show or, ``locked``, while
+    pairing is locked after too many wrong codes."""
+
+    def __init__(self, seconds: float, locked: bool = False):
+        super().__init__(f"wait {seconds:.0f} s")
+        self.seconds = seconds
+        self.locked = locked
+
+
+class NotPaired(Exception):
+    """Why a code did not pair, so the page can say what is true."""
+
+
+class WrongCode(NotPaired):
+    """Not the code on show: it still works, ``tries`` wrong codes more lock pairing."""
+
+    def __init__(self, tries: int):
+        super().__init__(f"wrong code, {tries} tries left")
+        self.tries = tries
+
+
+class NoCode(NotPaired):
+    """No code is on show: none was asked for, it expired, or it was used."""
+
+    def __init__(self) -> None:
+        super().__init__("no code on show")
+
+
+class Locked(NotPaired):
+    """Too many wrong codes: pairing is locked for ``seconds`` more (this guess was not
+    compared)."""
 
     def __init__(self, seconds: float):
-        super().__init__(f"wait {seconds:.0f} s")
+        super().__init__(f"locked for {seconds:.0f} s")
         self.seconds = seconds
 
 
@@ -62,23 +92,29 @@ class Pairing:
     def new_code(self) -> str:
         """A fresh code to show on the table; TooSoon while one is on show or locked."""
         now = self._clock()
-        wait = max(self._until, self._locked_until) - now
-        if wait > 0:
-            raise TooSoon(wait)
+        if now < self._locked_until:
+            raise TooSoon(self._locked_until - now, locked=True)
+        if now < self._until:
+            raise TooSoon(self._until - now)
         self._code, self._until = self._make_code(), now + LIFETIME
         return self._code
 
-    def pair(self, code: str) -> str | None:
-        """A new token for the right code, else None (and one try fewer in all)."""
+    def pair(self, code: str) -> str:
+        """A new token for the right code. Else NotPaired says why: Locked (for how
+        long: the guess that locks it too), WrongCode (one try fewer in all), NoCode."""
         now = self._clock()
-        if self._code is None or now >= self._until or now < self._locked_until:
+        if now < self._locked_until:
             self._code = None
-            return None
+            raise Locked(self._locked_until - now)
+        if self._code is None or now >= self._until:
+            self._code = None
+            raise NoCode()
         if not (well_formed(code) and hmac.compare_digest(code.encode(), self._code.encode())):
             self._wrong += 1
             if self._wrong >= TRIES:
                 self._lock(now)
-            return None
+                raise Locked(self._locked_until - now)
+            raise WrongCode(TRIES - self._wrong)
         self._code, self._wrong, self._locks = None, 0, 0  # one code, one phone
         token = secrets.token_urlsafe(24)
         self._tokens = [*self._tokens[-(TOKENS - 1) :], token]

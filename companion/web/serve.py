@@ -38,11 +38,13 @@ def serve_table(
     prefs: DeviceSettings,
     *,
     clock: Callable[[], float] = time.monotonic,
+    volume: bool = True,
 ) -> tuple[WebServer, Shown]:
     """A server on ``address``:``port`` that sends what the page asks to ``put`` (the
     loop's queue), and the watcher to hand the app: the server shows every view the app
-    tells it from then on. Stop it with ``close``. OSError when the port is taken."""
+    tells it from then on. Stop it with ``close``. OSError when the port is taken.
+    ``volume``: the table's buzzer has a volume to set (else the page offers none)."""
     shown = Shown(prefs)
-    table = Table(put, shown.settings, tuple(languages()), state_dir)
+    table = Table(put, shown.settings, tuple(languages()), state_dir, volume)
     shown.server = WebServer(table, address, port, clock=clock)
     return shown.server, shown

@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import json
+import math
 import socket
 import sys
 import threading
@@ -51,7 +52,7 @@ from ..game.settings import KEYS, DeviceSettings, SettingsError, board_of, chang
 from ..table import View
 from ..table.events import ChangeSettings, CodeUsed, Event, ShowCode
 from ..ui.catalog import Catalog, catalog
-from .pairing import LIFETIME, Pairing, TooSoon, well_formed
+from .pairing import LIFETIME, Locked, NoCode, NotPaired, Pairing, TooSoon, WrongCode, well_formed
 from .tables import HistoryPages
 from .viewjson import view_bytes
 
@@ -72,6 +73,7 @@ STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/favicon.ico": ("favicon.ico", "image/x-icon"),  # drawn by scripts/make_icon.py
 }
 Headers = dict[str, str]
 HEADERS = {
@@ -90,6 +92,7 @@ class Table:
     prefs: Callable[[], DeviceSettings]  # the settings in force
     languages: tuple[str, ...]
     state_dir: Path | None  # the history's folder; None: no history (a bare simulator)
+    volume: bool = True  # the buzzer has a volume to set (a passive one): the page offers it
 
 
 class Refused(CompanionError):
@@ -102,6 +105,30 @@ class Refused(CompanionError):
 
     def answer(self) -> dict[str, object]:
         return {"error": str(self), "key": self.key, "values": self.values}
+
+
+def not_paired(why: NotPaired) -> Refused:
+    """A code that did not pair, as the page words it (403)."""
+    if isinstance(why, WrongCode):
+        return Refused(HTTPStatus.FORBIDDEN, f"pairing: {why}", "web.pair_wrong", n=why.tries)
+    if isinstance(why, Locked):
+        return locked_out(HTTPStatus.FORBIDDEN, why.seconds)
+    assert isinstance(why, NoCode)
+    return Refused(HTTPStatus.FORBIDDEN, "pairing: no code on show", "web.pair_none")
+
+
+def locked_out(status: HTTPStatus, seconds: float) -> Refused:
+    """Pairing locked for ``seconds``: said in whole minutes, rounded up, from a minute
+    on (the lock-outs are 1 to 60 minutes), else in seconds."""
+    wait = max(1, math.ceil(seconds))
+    if wait >= 60:
+        minutes = math.ceil(wait / 60)
+        return Refused(
+            status, f"pairing: locked for {minutes} min", "web.pair_locked", n=minutes, seconds=wait
+        )
+    return Refused(
+        status, f"pairing: locked for {wait} s", "web.pair_locked_seconds", n=wait, seconds=wait
+    )
 
 
 class WebServer(Closing):
@@ -198,24 +225,30 @@ class WebServer(Closing):
             try:
                 code = self.pairing.new_code()
             except TooSoon as e:
+                if e.locked:
+                    raise locked_out(HTTPStatus.TOO_MANY_REQUESTS, e.seconds) from None
                 seconds = max(1, round(e.seconds))
                 raise Refused(
                     HTTPStatus.TOO_MANY_REQUESTS,
-                    f"pairing: no new code for {seconds} s",
+                    f"pairing: a code is on show, no new one for {seconds} s",
                     "web.error.too_soon",
                     seconds=seconds,
                 ) from None
         self.table.put(ShowCode(code, LIFETIME))
 
-    def pair(self, code: str) -> str | None:
+    def pair(self, code: str) -> str:
+        """A token for the code on show; else Refused, saying what is true: how many
+        tries are left, for how long pairing is locked, or that no code is on show."""
         if not well_formed(code):  # before comparing: nothing odd reaches the bytes
             raise Refused(
                 HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "123456"}', "web.error.code"
             )
         with self._lock:
-            token = self.pairing.pair(code)
-        if token is not None:
-            self.table.put(CodeUsed())  # the table stops showing it
+            try:
+                token = self.pairing.pair(code)
+            except NotPaired as e:
+                raise not_paired(e) from None
+        self.table.put(CodeUsed())  # the table stops showing it
         return token
 
     def paired(self, token: str | None) -> bool:
@@ -248,6 +281,7 @@ class WebServer(Closing):
             "boards": profile_names(),
             "offered_rates": [list(r) for r in offered_rates()],
             "board_rates": board_of(prefs).to_rates(),  # where the rates editor starts
+            "volume": self.table.volume,  # offered as on the device: a passive buzzer's
             "paired": self.paired(token),
         }
 
@@ -589,8 +623,6 @@ class _Handler(BaseHTTPRequestHandler):
                 HTTPStatus.BAD_REQUEST, 'pairing: send {"code": "123456"}', "web.error.code"
             )
         token = self.web.pair(code)
-        if token is None:
-            raise Refused(HTTPStatus.FORBIDDEN, "pairing: wrong or expired code", "web.pair_wrong")
         cookie = f"{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"
         self._json({"paired": True}, extra={"Set-Cookie": cookie})
 

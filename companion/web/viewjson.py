@@ -30,6 +30,7 @@ from ..ui.said import (
     Offer,
     PerSeat,
     Ranking,
+    Row,
     Said,
     Scores,
     Seated,
@@ -53,12 +54,13 @@ def view_data(view: View, words: Catalog) -> dict[str, object]:
     if isinstance(body, ChoosingView):  # seconds left are a clock value: only whether
         counting = body.countdown is not None
         view = replace(view, body=replace(body, countdown=None))  # the words without it too
+    said = say(view, words)
     return {
         "phase": view.phase.value,
-        "board": None if view.board is None else plain(view.board),
+        "board": board_data(said.rows),
         "body": _body(view),
         "counting": counting,
-        **said_data(say(view, words)),
+        **said_data(said),
         "language": words.lang,
         "seats": seat_labels(view, words),
         "pairing": pairing,  # a code is on show: the page keeps its field open
@@ -88,17 +90,34 @@ def said_data(said: Said) -> dict[str, object]:
     }
 
 
+def board_data(rows: tuple[Row, ...]) -> dict[str, object] | None:
+    """The board as the screen shows it (``Said.rows``, which the OLED draws too): each
+    row's marker, the trader's ``rate`` as numbers (or None) and whether the board is
+    ``verified``, and the space a marker just left (``moved``: [row, space], or None).
+    None when no game is on the table."""
+    if not rows:
+        return None
+    trader = next(row for row in rows if row.name == "trader")
+    moved = next(([row.name, row.moved] for row in rows if row.moved is not None), None)
+    return {
+        "rows": {row.name: row.value for row in rows},
+        "rate": None if trader.pays is None else trader.pays._asdict(),
+        "verified": trader.verified,
+        "moved": moved,
+    }
+
+
 def _lines(content: Content) -> tuple[str, ...]:
     if isinstance(content, Lines | Choices):
         return content.lines
     if isinstance(content, Seated):
         return (content.say,)
-    if isinstance(content, PerSeat):
-        return (*(line.long for line in content.lines), *content.extra)
+    if isinstance(content, PerSeat):  # spelled out: the page has room for every word
+        return (*(line.spelled for line in content.lines), *content.extra)
     if isinstance(content, Discards):
         return (content.by, content.seats)
     if isinstance(content, Offer):
-        return (content.held, content.whole)
+        return content.spelled
     assert isinstance(content, Board | Scores | Ranking)
     return ()
 

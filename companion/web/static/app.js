@@ -80,8 +80,7 @@ async function showView(view) {
   notice.hidden = !view.notice;
   notice.textContent = view.notice || "";
   showLines(view);
-  $("fact").textContent = view.fact || "";
-  $("hint").textContent = view.hint || "";
+  $("fact").textContent = view.fact || "";  // the round; the hint is the device's buttons: not here
   drawRows(view.board);
   drawSeats(view.body, view.seats || [], view.counting);
   drawScores(view.body, view.seats || []);
@@ -119,17 +118,18 @@ function drawRows(board) {
       return el("div", { class: "row", "data-row": row, "data-at": String(at) }, name,
         el("b", { class: "value" }, String(at)), el("div", { class: "track" }, ...cells));
     }),
+    ...(board.rate && !board.verified ? [el("p", { class: "legend" }, `~ ${t("board.unverified")}`)] : []),
   );
 }
 
 function rateOf(board) {
-  // The rate on the trader marker's space; "?" while the board's rates are unverified,
-  // as on the OLED.
-  const rate = el("span", { class: "rate" },
-    board.rate ? `${t("goods", { n: board.rate.goods })} → ${t("vp", { n: board.rate.vp })}` : "—");
-  if (!board.verified) {
-    rate.append(el("b", { class: "unverified", title: t("board.unverified") }, "?"));
+  // The rate on the trader marker's space, marked "~" while the board's rates are
+  // unverified, as on the OLED (what the mark means is said under the rows).
+  const rate = el("span", { class: "rate" });
+  if (board.rate && !board.verified) {
+    rate.append(el("b", { class: "unverified", title: t("board.unverified") }, "~"));
   }
+  rate.append(board.rate ? `${t("goods", { n: board.rate.goods })} → ${t("vp", { n: board.rate.vp })}` : "—");
   return rate;
 }
 
@@ -138,7 +138,8 @@ function pips(n, need) {
 }
 
 function drawSeats(body, labels, counting) {
-  // One mark per seat, named as the OLED names it (P1, B3, a pad's name).
+  // One mark per seat, named as the OLED names it (P1, B3, a pad's name). The reveal's
+  // cards are in the lines above, at length: no short names here.
   const seats = $("seats");
   const marks = [];
   const mark = (seat, done, ...below) =>
@@ -146,18 +147,16 @@ function drawSeats(body, labels, counting) {
   if (body.kind === "ChoosingView") {
     body.placed.forEach((n, seat) => {
       marks.push(mark(seat, n >= body.need, pips(n, body.need),
-        el("small", {}, t("web.placed", { n: `${n}/${body.need}` }))));
+        el("small", {}, t("web.placed", { n, need: body.need }))));
     });
-    if (counting) marks.push(el("div", { class: "seat done" }, t("web.counting")));
   } else if (body.kind === "JoinView") {
     body.joined.forEach((joined, pad) => marks.push(mark(pad, joined)));
-  } else if (body.kind === "RevealView") {
-    body.plays.forEach((cards, seat) => {
-      const names = cards.map((c) => words["card.short." + c] || String(c)).join(" ");
-      marks.push(mark(seat, false, el("small", {}, names)));
-    });
   }
+  seats.dataset.count = String(marks.length);  // 5 or 6 seats: two lines of 3 on a phone
+  seats.style.setProperty("--seats", String(Math.max(marks.length, 1)));
   seats.replaceChildren(...marks);
+  $("counting").hidden = !(counting && body.kind === "ChoosingView");
+  $("counting").textContent = t("web.counting");
 }
 
 // The last scores the table showed stay under the board until the next game's setup:
@@ -300,7 +299,10 @@ async function loadSettings() {
     field("target", t("screen.setting.target", { value: s.target }), number("target", s.target, 1, 999)),
     field("sound", t("screen.setting.sound", { value: onOff(s.sound) }),
       choice("sound", [["true", onOff(true)], ["false", onOff(false)]], String(s.sound))),
-    field("volume", t("screen.setting.volume", { value: s.volume }), number("volume", s.volume, 1, 10, "range")),
+    // a volume only where the buzzer has one (a passive buzzer), as on the device
+    ...(settings.volume
+      ? [field("volume", t("screen.setting.volume", { value: s.volume }), number("volume", s.volume, 1, 10, "range"))]
+      : []),
     field("contrast", t("screen.setting.contrast", { value: s.contrast }), number("contrast", s.contrast, 1, 10, "range")),
     el("button", { type: "submit", id: "save" }, t("web.save")),
   );
@@ -322,16 +324,13 @@ async function send(data) {
 }
 
 function readPrefs() {
+  // the fields on the form: a setting the table does not offer is not sent
   const form = $("prefs");
-  const value = (name) => form.elements[name].value;
-  return {
-    language: value("language"),
-    board: value("board"),
-    target: Number(value("target")),
-    sound: value("sound") === "true",
-    volume: Number(value("volume")),
-    contrast: Number(value("contrast")),
-  };
+  const read = { language: String, board: String, target: Number, sound: (v) => v === "true",
+    volume: Number, contrast: Number };
+  return Object.fromEntries(Object.entries(read)
+    .filter(([name]) => form.elements[name])
+    .map(([name, as]) => [name, as(form.elements[name].value)]));
 }
 
 function readRates() {
@@ -367,8 +366,9 @@ function wire() {
   $("pair-form").onsubmit = async (event) => {
     event.preventDefault();
     const { ok, data: answer } = await postJSON("/api/pair", { code: $("pair-code").value });
-    say(ok ? t("web.paired") : refusal(answer));
-    if (ok) await loadSettings();
+    if (!ok) return say(refusal(answer));  // how many tries are left, or for how long locked
+    $("message").textContent = "";  // "Paired" is said once: by #paired, shown from now on
+    await loadSettings();
   };
   $("prefs").onsubmit = (event) => { event.preventDefault(); send(readPrefs()); };
   $("rates").onsubmit = (event) => { event.preventDefault(); send({ board: "own", own_rates: readRates() }); };
