@@ -25,6 +25,15 @@ def clip(text: str, limit: int = SHOWN_MAX) -> str:
     return head if len(head) <= limit else head[: limit - 3] + "..."
 
 
+def where(path: object) -> str:
+    """A path (or a file's name) for a message: control characters escaped, and a long one
+    cut at its start, where it says least (``.../santo-domingo/game.json``)."""
+    text = str(path)[-(SHOWN_MAX * 64) :]  # a path longer than this is cut anyway
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= SHOWN_MAX else "..." + text[-(SHOWN_MAX - 3) :]
+
+
 def shown(value: object) -> str:
     """``repr(value)`` for a message: at most 80 characters, and cheap for any value.
 

@@ -16,7 +16,7 @@ from companion.app import config
 from companion.app.device import setup_flow
 from companion.app.effective import config_settings
 from companion.cli.run import run_command
-from companion.errors import CompanionError
+from companion.errors import CompanionError, where
 from companion.game.boards import profile
 from companion.game.settings import board_of
 from companion.rules import Board
@@ -147,7 +147,7 @@ def test_the_older_state_key_is_gone(tmp_path):
     path = write(tmp_path, f'[paths]\nstate = "{tmp_path}/dir/g.json"\n')
     with pytest.raises(config.ConfigError) as e:
         config.load(path)
-    assert str(e.value) == f"{path}: [paths] state: unknown key (did you mean state_dir?)"
+    assert str(e.value) == f"{where(path)}: [paths] state: unknown key (did you mean state_dir?)"
 
 
 def test_paths_expand_home(tmp_path, monkeypatch):
@@ -173,7 +173,7 @@ def test_the_first_default_file_that_exists_is_read(tmp_path, monkeypatch):
 def test_an_explicit_file_must_exist(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "DEFAULT_PATHS", (write(tmp_path, ""),))
     missing = tmp_path / "nowhere.toml"
-    with pytest.raises(CompanionError, match=f"^{missing}: cannot read: No such file"):
+    with pytest.raises(CompanionError, match=f"^{re.escape(where(missing))}: cannot read: No such"):
         config.load(missing)
 
 
@@ -234,7 +234,7 @@ MISTAKES = [
 def test_a_mistake_is_one_line_naming_the_file_and_the_key(tmp_path, text, words):
     path = tmp_path / "companion.toml"
     message = mistake(path, text)
-    assert message.startswith(f"{path}: ") and words in message
+    assert message.startswith(f"{where(path)}: ") and words in message
     assert "\n" not in message
 
 
@@ -247,7 +247,7 @@ def test_a_value_shown_is_cut_to_80_characters(tmp_path):
 def test_a_file_that_is_not_utf8(tmp_path):
     path = tmp_path / "companion.toml"
     path.write_bytes(b'[game]\nlanguage = "\xe9"\n')
-    with pytest.raises(config.ConfigError, match=f"^{path}: not UTF-8 text: "):
+    with pytest.raises(config.ConfigError, match=f"^{re.escape(where(path))}: not UTF-8 text: "):
         config.load(path)
 
 
@@ -262,7 +262,7 @@ def test_a_file_that_is_not_utf8(tmp_path):
 def test_a_board_file_is_checked_with_the_config(tmp_path, content, words):
     (tmp_path / "mine.json").write_bytes(content)
     message = mistake(tmp_path / "companion.toml", '[game]\nboard = "mine.json"\n')
-    assert message.startswith(f"{tmp_path / 'companion.toml'}: {words}")
+    assert message.startswith(f"{where(tmp_path / 'companion.toml')}: {words}")
 
 
 def test_a_state_dir_that_is_a_file(tmp_path):
@@ -309,7 +309,7 @@ def test_run_says_what_is_wrong_before_opening_anything(tmp_path, no_display, te
     err = io.StringIO()
     path = write(tmp_path, text)
     assert run_command(str(path), err=err) == 2
-    assert err.getvalue().startswith(f"companion run: {path}: {words}")
+    assert err.getvalue().startswith(f"companion run: {where(path)}: {words}")
     assert err.getvalue().count("\n") == 1 and "hardware" not in err.getvalue()
     assert no_display == []
 
@@ -464,7 +464,9 @@ def test_run_sets_a_damaged_settings_file_aside(tmp_path, mock_hardware):
     machine = mock_hardware.machine(*TO_OPTIONS, seen=seen)
     assert run_command(str(path), err=err, machine=machine) == 0
     assert target_offered(seen) == 40 and (tmp_path / "settings.bad.json").exists()
-    assert err.getvalue().startswith(f"companion: {tmp_path}/settings.json is not usable settings")
+    assert err.getvalue().startswith(
+        f"companion: {where(tmp_path / 'settings.json')} is not usable settings"
+    )
 
 
 @pytest.mark.parametrize(
@@ -478,7 +480,7 @@ def test_run_sets_a_damaged_settings_file_aside(tmp_path, mock_hardware):
 )
 def test_the_settings_keys_are_checked(tmp_path, text, words):
     path = tmp_path / "companion.toml"
-    assert mistake(path, text) == f"{path}: {words}"
+    assert mistake(path, text) == f"{where(path)}: {words}"
 
 
 def test_the_settings_keys_and_their_defaults(tmp_path):

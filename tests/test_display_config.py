@@ -11,6 +11,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.app import config
 from companion.cli.run import run_command
+from companion.errors import where
 
 
 def load(tmp_path, text: str) -> config.Config:
@@ -23,7 +24,7 @@ def mistake(tmp_path, text: str) -> str:
     with pytest.raises(config.ConfigError) as e:
         load(tmp_path, text)
     message = str(e.value)
-    assert message.startswith(f"{tmp_path / 'companion.toml'}: ") and "\n" not in message
+    assert message.startswith(f"{where(tmp_path / 'companion.toml')}: ") and "\n" not in message
     return message.split(": ", 1)[1]
 
 

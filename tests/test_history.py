@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from helpers import model_script, simulate
 
+from companion.errors import where
 from companion.game.boards import profile
 from companion.game.record import GameRecord
 from companion.storage import StateDir, StorageError
@@ -103,7 +104,7 @@ def test_a_newer_database_is_refused_and_left_alone(tmp_path):
     with pytest.raises(StorageError) as e:
         history(tmp_path).connect()
     assert str(e.value) == (
-        f"history {path} has schema version 99, newer than this companion knows (4);"
+        f"history {where(path)} has schema version 99, newer than this companion knows (4);"
         " it is left as it is"
     )
     assert path.read_bytes() == before
@@ -206,8 +207,8 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
         for sink in sinks:
             sink(effect)
     assert said == [
-        f"history {tmp_path / 'history.sqlite'} has schema version 5, newer than this companion"
-        " knows (4); it is left as it is; the game goes on without its history,"
+        f"history {where(tmp_path / 'history.sqlite')} has schema version 5, newer than this"
+        " companion knows (4); it is left as it is; the game goes on without its history,"
         " which is written when it can be"
     ]
     assert state.load().record == record()

@@ -11,6 +11,7 @@ from test_history import play, record
 
 from companion.cli import build_parser
 from companion.cli.replay import replay_command
+from companion.errors import where
 from companion.storage.history import History
 
 
@@ -72,7 +73,7 @@ def test_import_adds_every_line_and_a_bad_line_adds_nothing(tmp_path):
     )
     assert code == 2 and out == ""
     assert err == (
-        f"companion history: {tmp_path / 'bad.jsonl'}: line 2: round 1, seat P3: "
+        f"companion history: {where(tmp_path / 'bad.jsonl')}: line 2: round 1, seat P3: "
         "card 9 does not exist (cards are 1..8)\n"
     )
     assert len(list(History(tmp_path / "s").games())) == 2
@@ -215,7 +216,7 @@ def test_import_into_a_history_that_cannot_be_written_is_one_line(tmp_path, monk
     finally:
         folder.chmod(0o755)
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert err.startswith(f"companion history: history {folder / 'history.sqlite'}: ")
+    assert err.startswith(f"companion history: history {where(folder / 'history.sqlite')}: ")
     assert "readonly" in err or "read-only" in err or "unable to open" in err
 
 

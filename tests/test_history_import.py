@@ -14,6 +14,7 @@ from test_history_cli import history
 
 from companion.cli import main
 from companion.cli.replay import replay_command
+from companion.errors import where
 from companion.storage.history import History
 
 THEN = datetime(2026, 3, 14, 9, 30, tzinfo=UTC)
@@ -74,7 +75,8 @@ def test_a_game_of_no_rounds_is_refused_and_nothing_is_added(tmp_path):
     code, out, err = history("--state-dir", str(tmp_path), "import", str(path))
     assert code == 2 and out == ""
     assert err == (
-        f"companion history: {path}: line 2: no rounds: a game that was never played is not kept\n"
+        f"companion history: {where(path)}: line 2: no rounds: a game that was never played "
+        "is not kept\n"
     )
     assert games(tmp_path) == []
 
@@ -153,7 +155,7 @@ def test_a_bad_history_key_is_refused_naming_the_line(tmp_path, history_key, why
     path.write_text(f"{record(target=7).to_json()}\n{line}\n")
     code, out, err = history("--state-dir", str(tmp_path), "import", str(path))
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert err.startswith(f"companion history: {path}: line 2: {why}")
+    assert err.startswith(f"companion history: {where(path)}: line 2: {why}")
     assert games(tmp_path) == []
 
 

@@ -12,6 +12,7 @@ from hubfake import FakeHub, PtyWire, Seen
 
 from companion.app import config
 from companion.app.effective import effective
+from companion.errors import where
 from companion.hw.hub import HubPads
 from companion.hw.matrix import PadMatrix
 from companion.sim.panel import fake_device
@@ -42,7 +43,7 @@ def test_a_wrong_pads_value_is_one_line_naming_the_key(tmp_path, text, why):
     path = write(tmp_path, text)
     with pytest.raises(config.ConfigError) as e:
         config.load(path)
-    assert str(e.value).startswith(f"{path}: {why}")
+    assert str(e.value).startswith(f"{where(path)}: {why}")
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from companion.cli import main
 from companion.cli.replay import replay_command
-from companion.errors import clip, shown
+from companion.errors import clip, shown, where
 from companion.game.boards import named_board, profile
 from companion.rules import BoardError, SetupError, new_game
 
@@ -140,3 +140,38 @@ def test_huge_board_argument(capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert one_line(captured.err).startswith("companion simulate: --board xxxx")
+
+
+def test_where_escapes_a_path_and_cuts_it_at_its_start():
+    assert where("/var/lib/santo-domingo/game.json") == "/var/lib/santo-domingo/game.json"
+    assert where("/tmp/a\x1b[2Jb") == "/tmp/a\\x1b[2Jb"
+    long = where("/" + "a" * 5000 + "/game.json")
+    assert len(long) == 80 and long.startswith("...") and long.endswith("a/game.json")
+
+
+ESC = "\x1b[2J"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["config", "show", "--config", f"/nonexistent/{ESC}x.toml"],
+        ["config", "show", "--config", "/" + "a" * 5000],
+        ["history", "--state-dir", f"/tmp/nope{ESC}" + "q" * 300],
+        ["config", "show", "--config", "/dev/zero"],  # never read: not a file
+    ],
+)
+def test_a_path_in_a_message_is_escaped_and_cut(capsys, argv):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "\x1b" not in err and err.endswith("\n")
+    assert all(len(line) < 200 for line in err.splitlines()), err
+
+
+def test_a_config_path_with_a_nul_or_a_config_file_too_large_is_one_line(tmp_path, capsys):
+    (tmp_path / "n.toml").write_text('[paths]\nstate_dir = "/tmp/a\\u0000b"\n')
+    assert main(["config", "show", "--config", str(tmp_path / "n.toml")]) == 2
+    assert "[paths] state_dir: a path with a NUL character in it" in capsys.readouterr().err
+    (tmp_path / "big.toml").write_bytes(b"#" * (2 << 20))
+    assert main(["config", "show", "--config", str(tmp_path / "big.toml")]) == 2
+    assert capsys.readouterr().err.endswith("larger than 1 MB: not a config file\n")

@@ -13,6 +13,7 @@ import pytest
 from companion.app.config import shipped_pins
 from companion.cli import main
 from companion.cli.pads import pads_command
+from companion.errors import where
 from companion.sim.matrix import SimulatedMatrix
 
 WAIT = 10  # seconds: only a hang takes this long
@@ -134,7 +135,7 @@ def test_no_pins_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
-        f'companion pads: {path}: [gpio] pin_factory = "lgpio": lgpio is not installed: '
+        f'companion pads: {where(path)}: [gpio] pin_factory = "lgpio": lgpio is not installed: '
         "sudo apt install python3-lgpio, or pip install 'santo-domingo-companion[pi]'\n"
     )
 
@@ -167,7 +168,7 @@ def test_a_config_mistake_is_one_line(tmp_path, capsys):
     path.write_text('[gpio]\npin_factory = "lgpoi"\n')
     assert main(["pads", "--config", str(path)]) == 2
     assert capsys.readouterr().err == (
-        f"companion pads: {path}: [gpio] pin_factory: not one of auto, lgpio, rpigpio, "
+        f"companion pads: {where(path)}: [gpio] pin_factory: not one of auto, lgpio, rpigpio, "
         'native, mock (did you mean lgpio?) (got "lgpoi")\n'
     )
 

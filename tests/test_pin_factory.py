@@ -16,6 +16,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from companion.app import config
 from companion.app.effective import effective
 from companion.cli.run import run_command
+from companion.errors import where
 from companion.hw import pinfactory
 from companion.hw.buttons import Beeper, HostButtons
 from companion.hw.display import Connector, GpioLines
@@ -80,7 +81,7 @@ def test_an_unknown_name_is_refused_with_the_file_and_the_key(tmp_path):
     with pytest.raises(config.ConfigError) as caught:
         config.load(path)
     assert str(caught.value) == (
-        f"{path}: [gpio] pin_factory: not one of auto, lgpio, rpigpio, native, mock "
+        f"{where(path)}: [gpio] pin_factory: not one of auto, lgpio, rpigpio, native, mock "
         '(did you mean rpigpio?) (got "pigpio")'
     )
     err = io.StringIO()
@@ -168,7 +169,8 @@ def test_a_missing_library_stops_run_with_exit_2_and_one_line(tmp_path, without)
     err = io.StringIO()
     assert run_command(str(path), err=err) == 2
     assert (
-        err.getvalue() == f'companion run: {path}: [gpio] pin_factory = "lgpio": {LGPIO_MISSING}\n'
+        err.getvalue()
+        == f'companion run: {where(path)}: [gpio] pin_factory = "lgpio": {LGPIO_MISSING}\n'
     )
 
 

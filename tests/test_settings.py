@@ -12,6 +12,7 @@ import os
 import pytest
 from helpers import PowerCut, cut_at
 
+from companion.errors import where
 from companion.game.boards import profile
 from companion.game.record import GameRecord
 from companion.game.settings import (
@@ -192,7 +193,7 @@ def test_a_folder_in_the_way_is_said_never_moved(tmp_path):
     (tmp_path / "settings.json").mkdir()
     said = Said()
     assert SettingsFile(tmp_path).load(said) is None
-    folder = f"{tmp_path}/settings.json is a folder"
+    folder = f"{where(tmp_path / 'settings.json')} is a folder"
     assert said == [f"{folder}, not a settings file; the settings of the config file apply"]
     assert (tmp_path / "settings.json").is_dir()
     with pytest.raises(StorageError, match=r"cannot save the settings: .*a folder is in the way"):
@@ -203,8 +204,11 @@ def test_a_file_the_card_will_not_give_is_only_said(tmp_path):
     (tmp_path / "settings.json").write_text('{"target": 45}')
     said = Said()
     assert SettingsFile(tmp_path, ops=failing("open_file", errno.EIO)).load(said) is None
-    assert said == [f"cannot read the settings {tmp_path}/settings.json (Input/output error); "
-                    "the settings of the config file apply"]  # fmt: skip
+    file = where(tmp_path / "settings.json")
+    assert said == [
+        f"cannot read the settings {file} (Input/output error); "
+        "the settings of the config file apply"
+    ]
     assert (tmp_path / "settings.json").exists()
 
 
@@ -212,7 +216,9 @@ def test_a_file_in_the_way_of_the_folder(tmp_path):
     (tmp_path / "state").write_text("")
     said = Said()
     assert SettingsFile(tmp_path / "state").load(said) is None
-    assert said[0].startswith(f"cannot read the settings {tmp_path}/state/settings.json (")
+    assert said[0].startswith(
+        f"cannot read the settings {where(tmp_path / 'state/settings.json')} ("
+    )
 
 
 @pytest.mark.parametrize("op", ["open_file", "fsync", "replace", "make_dirs"])
@@ -490,7 +496,9 @@ def test_config_show_only_looks(layers):
     (state / "settings.json").write_text("{")
     code, out, err = show("--config", str(conf))
     assert code == 0 and "[game] target = 40" in out
-    assert err.startswith(f"companion config show: {state}/settings.json is not usable settings")
+    assert err.startswith(
+        f"companion config show: {where(state / 'settings.json')} is not usable settings"
+    )
     assert (state / "settings.json").read_text() == "{" and err.count("\n") == 1
 
 

@@ -23,6 +23,7 @@ import pytest
 from helpers import BOARDS, Driver, PowerCut, cut_at, model_game, model_script, simulate
 
 from companion.app.memory import power_on
+from companion.errors import where
 from companion.game.boards import profile
 from companion.game.record import GameRecord, state_to_dict
 from companion.storage import FileOps, Loaded, Source, StateDir, StorageError
@@ -139,7 +140,8 @@ def test_a_state_folder_naming_a_file_is_refused(tmp_path):
         for use in (StateDir.check, lambda state: state.save(upto(1)), StateDir.set_aside):
             with pytest.raises(StorageError) as e:
                 use(StateDir(path))
-            assert str(e.value).startswith(f"state folder {path}") and one_line(str(e.value))
+            message = str(e.value)
+            assert message.startswith(f"state folder {where(path)}") and one_line(message)
         # load() never raises: it says why there is no game.
         assert StateDir(path).load() == Loaded(messages=(str(e.value),))
     assert file.read_text() == "mine"
@@ -163,7 +165,8 @@ def test_a_power_cut_at_any_step_leaves_the_old_game_or_the_new(tmp_path):
                 between += 1
                 assert loaded.record == upto(3) and not (folder / "game.json").exists()
                 assert loaded.messages == (
-                    f"{folder / 'game.json'} is missing; using the previous version game.prev.json",
+                    f"{where(folder / 'game.json')} is missing; "
+                    "using the previous version game.prev.json",
                 )
             StateDir(folder).save(upto(5))  # and the next save goes on from there
             assert StateDir(folder).load().record == upto(5)
@@ -211,7 +214,10 @@ def test_a_corrupt_game_falls_back_to_the_backup_in_a_read_only_folder(tmp_path,
     loaded = StateDir(tmp_path, ops=read_only()).load()
     assert loaded.record == upto(2) and loaded.source is Source.BACKUP
     (message,) = loaded.messages
-    assert message.startswith(f"{tmp_path / 'game.json'} is not a usable game (") and why in message
+    assert (
+        message.startswith(f"{where(tmp_path / 'game.json')} is not a usable game (")
+        and why in message
+    )
     assert message.endswith("; using the previous version game.prev.json") and one_line(message)
     assert snapshot(tmp_path) == before
 
@@ -223,7 +229,7 @@ def test_an_unreadable_game_falls_back_to_the_backup(tmp_path, code):
     loaded = StateDir(tmp_path, ops=ops).load()
     assert loaded.record == upto(2) and loaded.source is Source.BACKUP
     assert loaded.messages == (
-        f"{tmp_path / 'game.json'} cannot be read ({os.strerror(code)}); "
+        f"{where(tmp_path / 'game.json')} cannot be read ({os.strerror(code)}); "
         "using the previous version game.prev.json",
     )
 
@@ -240,7 +246,8 @@ def test_a_folder_where_the_game_should_be_falls_back_to_the_backup(tmp_path):
 def test_with_no_usable_file_there_is_no_game_and_each_is_said(tmp_path):
     (tmp_path / "game.json").write_bytes(replays_badly())
     assert StateDir(tmp_path).load().messages == (
-        f"{tmp_path / 'game.json'} is not a usable game (round 3, seat P2: card 9 does not "
+        f"{where(tmp_path / 'game.json')} is not a usable game "
+        "(round 3, seat P2: card 9 does not "
         "exist (cards are 1..8)); there is no previous version",
     )
     (tmp_path / "game.prev.json").write_text("[]")
@@ -252,7 +259,7 @@ def test_with_no_usable_file_there_is_no_game_and_each_is_said(tmp_path):
     )
     (tmp_path / "game.json").unlink()
     (message,) = StateDir(tmp_path).load().messages
-    assert message.startswith(f"{tmp_path / 'game.json'} is missing; {tmp_path / 'game.prev'}")
+    assert message.startswith(f"{where(tmp_path / 'game.json')} is missing; ")
 
 
 def test_a_quoted_value_is_cut_to_one_short_line(tmp_path):
@@ -275,7 +282,8 @@ def test_the_next_save_moves_a_corrupt_game_aside_first(tmp_path):
         state.save(upto(3))
         assert (tmp_path / aside).read_bytes() == bad
         assert state.notes == (
-            f"{tmp_path / 'game.json'} is not a usable game (round 3, seat P2: card 9 does not "
+            f"{where(tmp_path / 'game.json')} is not a usable game "
+            "(round 3, seat P2: card 9 does not "
             f"exist (cards are 1..8)); kept as {aside}",
         )
         # The corrupt file never became the backup: that is still the game before.
@@ -293,7 +301,8 @@ def test_the_next_save_moves_an_unreadable_game_aside(tmp_path):
     state = StateDir(tmp_path, ops=ops)
     state.save(upto(4))
     assert state.notes == (
-        f"{tmp_path / 'game.json'} cannot be read (Input/output error); kept as game.bad.json",
+        f"{where(tmp_path / 'game.json')} cannot be read (Input/output error); "
+        "kept as game.bad.json",
     )
     assert GameRecord.from_json((tmp_path / "game.bad.json").read_bytes()) == upto(3)
     assert GameRecord.from_json((tmp_path / "game.json").read_bytes()) == upto(4)
@@ -305,7 +314,7 @@ def test_a_corrupt_backup_is_moved_aside_not_replaced(tmp_path):
     (tmp_path / "game.prev.json").write_text("{")
     state.save(upto(3))
     assert state.notes == (
-        f"{tmp_path / 'game.prev.json'} is not a usable game (not valid JSON: Expecting "
+        f"{where(tmp_path / 'game.prev.json')} is not a usable game (not valid JSON: Expecting "
         "property name enclosed in double quotes at line 1 column 2); kept as game.prev.bad.json",
     )
     assert (tmp_path / "game.prev.bad.json").read_text() == "{"
@@ -343,14 +352,14 @@ FAILURES = {
 
 @pytest.mark.parametrize("name", FAILURES)
 def test_a_failed_save_is_one_line_and_changes_nothing(tmp_path, name):
-    op, code, when, where = FAILURES[name]
+    op, code, when, doing = FAILURES[name]
     saved(tmp_path, 2, 3)
     before = snapshot(tmp_path)
     with pytest.raises(StorageError) as e:
         StateDir(tmp_path, ops=failing(op, code, when)).save(upto(4))
     message = str(e.value)
     assert message.startswith("cannot save the game: ") and one_line(message)
-    assert where in message and str(tmp_path) in message and os.strerror(code) in message
+    assert doing in message and tmp_path.name in message and os.strerror(code) in message
     if op != "fsync_dir":  # the renames are done by then: only their flush is in doubt
         assert snapshot(tmp_path) == before
     assert StateDir(tmp_path).load().record == upto(4 if op == "fsync_dir" else 3)
@@ -385,7 +394,7 @@ def test_a_folder_in_the_way_is_said_and_left_alone(tmp_path, name):
     before = snapshot(tmp_path)
     with pytest.raises(StorageError) as e:
         state.save(upto(4))
-    assert str(tmp_path / name) in str(e.value) and one_line(str(e.value))
+    assert where(tmp_path / name) in str(e.value) and one_line(str(e.value))
     assert "folder" in str(e.value)
     assert snapshot(tmp_path) == before and (tmp_path / name / "inside").read_text() == "mine"
 

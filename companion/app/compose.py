@@ -20,6 +20,7 @@ from gpiozero.pins import Factory
 from luma.core.device import device as LumaDevice
 from PIL import Image
 
+from ..errors import where
 from ..game.settings import DeviceSettings
 from ..hw.buttons import Beeper
 from ..hw.display import Connector, Oled
@@ -163,7 +164,9 @@ def _one_folder(spec: Spec) -> None:
     """The settings saved on the device and the game are kept in one state folder."""
     file, store = spec.settings.settings_file, spec.store
     if file is not None and store is not None and file.folder.absolute() != store.path.absolute():
-        raise ValueError(f"settings from {file.path}, the game in {store.path}: not one folder")
+        raise ValueError(
+            f"settings from {where(file.path)}, the game in {where(store.path)}: not one folder"
+        )
 
 
 def _stored(

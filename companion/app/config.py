@@ -18,13 +18,14 @@ from __future__ import annotations
 import difflib
 import ipaddress
 import json
+import stat
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ..errors import CompanionError, clip
+from ..errors import CompanionError, clip, where
 from ..game.boards import board_named, profile_names
 from ..game.settings import CONTRAST, DEFAULTS, TARGET, VOLUME
 from ..hw.panels import CONTROLLERS, SPI_ONLY
@@ -201,7 +202,10 @@ def ip_address(value: object) -> str:
 
 def path(value: object) -> Path:
     """A path; ``~`` is expanded, and a relative one is relative to the config file."""
-    return Path(text(value)).expanduser()
+    name = text(value)
+    if "\0" in name:  # no file's name holds one: the OS refuses it
+        raise _Wrong("a path with a NUL character in it")
+    return Path(name).expanduser()
 
 
 def board(value: object) -> str | Path:
@@ -334,7 +338,7 @@ class _Layer:
 
     def error(self, label: str, why: str, *value: object) -> ConfigError:
         got = f" (got {_shown(value[0])})" if value else ""
-        return ConfigError(f"{self.name}: {label}: {why}{got}")
+        return ConfigError(f"{where(self.name)}: {label}: {why}{got}")
 
 
 def pin_map() -> dict:
@@ -450,21 +454,38 @@ def _shipped_pin_file():
     return resources.files("companion").joinpath("data/pins.toml")
 
 
+CONFIG_MAX = 1 << 20  # bytes: a config file is a few kilobytes; /dev/zero is not one
+
+
+def _head(file: Path) -> bytes:
+    with file.open("rb") as stream:
+        return stream.read(CONFIG_MAX + 1)
+
+
 def _read(file: Path) -> dict:
     try:
-        data = file.read_bytes()
+        kind = file.stat().st_mode
+        data = b"" if not stat.S_ISREG(kind) else _head(file)
     except OSError as e:
-        raise ConfigError(f"{file}: cannot read: {e.strerror}") from None
+        raise ConfigError(f"{where(file)}: cannot read: {e.strerror}") from None
+    except ValueError:  # a NUL in the name
+        raise ConfigError(f"{where(file)}: cannot read: a NUL in the name") from None
+    if not stat.S_ISREG(kind):  # a folder, a device (/dev/zero), a pipe: never read
+        raise ConfigError(f"{where(file)}: cannot read: not a file")
+    if len(data) > CONFIG_MAX:
+        raise ConfigError(f"{where(file)}: larger than {CONFIG_MAX >> 20} MB: not a config file")
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
-        raise ConfigError(f"{file}: not UTF-8 text: {e.reason} at byte {e.start}") from None
+        raise ConfigError(f"{where(file)}: not UTF-8 text: {e.reason} at byte {e.start}") from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{file}: not valid TOML: {e}") from None
+        raise ConfigError(f"{where(file)}: not valid TOML: {e}") from None
     except ValueError:  # tomllib's own int(): past Python's limit of 4300 digits
-        raise ConfigError(f"{file}: not valid TOML: a number longer than 4300 digits") from None
+        raise ConfigError(
+            f"{where(file)}: not valid TOML: a number longer than 4300 digits"
+        ) from None
     except RecursionError:
-        raise ConfigError(f"{file}: not valid TOML: nested too deeply") from None
+        raise ConfigError(f"{where(file)}: not valid TOML: nested too deeply") from None
 
 
 def _defaults(schema: Schema) -> dict:

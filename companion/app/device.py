@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gpiozero.pins import Factory
 
-from ..errors import CompanionError
+from ..errors import CompanionError, where
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings
 from ..hw import display
@@ -55,8 +55,8 @@ def device_pins(found: Effective) -> PinSource:
         try:
             factory = pin_factory(found.config.pin_factory)
         except PinFactoryError as e:
-            where = found.origin(("gpio", "pin_factory"))
-            raise ConfigError(str(e) if where == PACKAGED else f"{where}: {e}") from None
+            origin = found.origin(("gpio", "pin_factory"))
+            raise ConfigError(str(e) if origin == PACKAGED else f"{where(origin)}: {e}") from None
         stack.callback(factory.close)
         if simulated(factory):
             report("the pins are gpiozero's mock pins: no button or pad on them can be pressed")

@@ -16,7 +16,7 @@ from pathlib import Path
 from queue import SimpleQueue
 from typing import Protocol
 
-from ..errors import Closing, CompanionError
+from ..errors import Closing, CompanionError, clip, where
 from ..game.names import Names
 from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
@@ -213,8 +213,11 @@ class HistoryRecorder(Closing):
                 self._backlog.pop(0)
             if self._sweep:
                 self._look_through()
-        except (CompanionError, sqlite3.Error, OSError) as e:
+        except (CompanionError, OSError) as e:
             self._failed(str(e))
+            return
+        except sqlite3.Error as e:  # named with its file, as the history's own errors are
+            self._failed(f"history {where(self.history.path)}: {clip(str(e))}")
             return
         except Exception as e:  # a bug: the game and its files go on, the thread lives
             trace = "".join(traceback.format_exception(e)).rstrip()
@@ -272,7 +275,7 @@ class HistoryRecorder(Closing):
             held.append(path)
         if added:
             games = "1 game" if added == 1 else f"{added} games"
-            self._report(f"{games} kept in {store.path} written into the history")
+            self._report(f"{games} kept in {where(store.path)} written into the history")
             self._tell()
         self._sweep = False
         store.prune(held, self._keep)

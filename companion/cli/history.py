@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..app.effective import Effective, Report, effective
-from ..errors import CompanionError, clip, shown
+from ..errors import CompanionError, clip, shown, where
 from ..game.jsontext import parse_json
 from ..game.names import SeatNameError, check_name
 from ..game.record import GameRecord
@@ -29,7 +29,6 @@ from ..ui.catalog import Catalog, catalog
 from .lines import TOO_LONG_MESSAGE, Line, ReadError, TooLong, open_input, read_lines, reason
 
 EXIT_BAD_INPUT = 2
-PATH_SHOWN = 4096  # a path is named whole (control characters escaped), up to PATH_MAX
 NAME = "companion history"
 
 
@@ -61,7 +60,7 @@ def history_command(
                 # writes it, and games of the same date list in the order they were added.
                 added = store.add_all(records[::-1], kept[::-1])
             except sqlite3.Error as e:  # a history that cannot be written (a read-only folder)
-                raise CompanionError(f"history {store.path}: {clip(str(e), PATH_SHOWN)}") from None
+                raise CompanionError(f"history {where(store.path)}: {clip(str(e))}") from None
             finally:
                 store.close()
             out.write(_imported(words, file, added, len(records) - added) + "\n")
@@ -73,7 +72,7 @@ def history_command(
         if isinstance(e, CompanionError):
             report(str(e))
         else:
-            report(f"{clip(str(e.filename), PATH_SHOWN)}: {clip(os_reason(e))}")
+            report(f"{where(e.filename)}: {clip(os_reason(e))}")
         return EXIT_BAD_INPUT
     return 0
 
@@ -91,9 +90,9 @@ def _folder(state_dir: str | None, configured: Path) -> Path:
     """The state folder, which must be there: a typo lists no games, it is said."""
     folder = Path(state_dir).expanduser() if state_dir else configured
     if not folder.is_dir():
-        where = "--state-dir" if state_dir else "[paths] state_dir"
+        option = "--state-dir" if state_dir else "[paths] state_dir"
         why = "not a folder" if folder.exists() else "no such folder"
-        raise CompanionError(f"{where} {clip(str(folder), PATH_SHOWN)}: {why}")
+        raise CompanionError(f"{option} {where(folder)}: {why}")
     return folder
 
 
@@ -125,7 +124,7 @@ def read_games(file: str) -> tuple[list[GameRecord], list[Kept]]:
     game played, with what the export kept of it; the first bad line raises a
     CompanionError naming ``file`` and the line. A line is at most 1 MB, and is read so:
     a longer one is that line's error, never read into memory whole."""
-    name = "<stdin>" if file == "-" else clip(file, PATH_SHOWN)
+    name = "<stdin>" if file == "-" else where(file)
     try:
         stream = open_input(file)
     except OSError as e:

@@ -25,7 +25,7 @@ from ..app.effective import Effective
 from ..app.keymap import legend, play, shipped_keymap
 from ..app.script import Line, parse_script
 from ..app.simulator import Simulator, simulator_settings
-from ..errors import CompanionError, clip
+from ..errors import CompanionError, clip, where
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
@@ -324,7 +324,7 @@ def _make_room(store: StateDir, args: argparse.Namespace, err: TextIO) -> None:
         return
     if not args.new:
         raise Refused(
-            f"{store.path} holds an unfinished game ({loaded.record.players} seats, "
+            f"{where(store.path)} holds an unfinished game ({loaded.record.players} seats, "
             f"{count(len(loaded.record.rounds), 'round')}): leave out --players to resume it, "
             "or add --new to keep it and start another"
         )

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import Closing, CompanionError
+from ..errors import Closing, CompanionError, where
 from ..game.boards import board_spec
 from ..game.names import HistorySummary, PastGame, Tally
 from ..game.record import GameRecord, state_to_dict
@@ -161,10 +161,10 @@ class History(Closing):
             db = self._open()
         except sqlite3.DatabaseError as e:
             if not _corrupt(e):
-                raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+                raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
             db = self._reopen(str(e))
         except OSError as e:
-            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+            raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
         self._db = db
         return db
 
@@ -178,7 +178,7 @@ class History(Closing):
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the header
             if version > VERSION:
                 raise StorageError(
-                    f"history {self.path} has schema version {version}, newer than this "
+                    f"history {where(self.path)} has schema version {version}, newer than this "
                     f"companion knows ({VERSION}); it is left as it is"
                 )
             if version == 0 and _tables(db):
@@ -205,7 +205,7 @@ class History(Closing):
             self._set_aside(why)
             return self._open()
         except (OSError, sqlite3.Error) as e:
-            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+            raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
 
     def _set_aside(self, why: str) -> None:
         self.close()
@@ -218,7 +218,7 @@ class History(Closing):
             n += 1
         os.replace(self.path, aside)
         self._report(
-            f"{self.path} is not a usable history ({one_line(why)}); kept as {aside.name}, "
+            f"{where(self.path)} is not a usable history ({one_line(why)}); kept as {aside.name}, "
             "a new history is started"
         )
 
@@ -428,7 +428,7 @@ class History(Closing):
         try:
             return self._add_all(records, kept)
         except sqlite3.Error as e:
-            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+            raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
 
     def _add_all(self, records: list[GameRecord], kept: list[Kept] | None) -> int:
         db = self.connect()
@@ -479,7 +479,7 @@ class History(Closing):
         try:
             return self.connect().execute(sql, args)
         except sqlite3.Error as e:
-            raise StorageError(f"history {self.path}: {one_line(str(e))}") from None
+            raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
 
     def summary(self, last: int = LAST) -> HistorySummary:
         """What the device's history screen shows: the ``last`` games, the wins per name

@@ -20,7 +20,7 @@ import stat
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
-from ..errors import CompanionError
+from ..errors import CompanionError, where
 from ..game.jsontext import parse_json
 from ..game.names import NO_NAMES, Names, SeatNameError, check_names
 from ..game.settings import KEYS, DeviceSettings
@@ -63,10 +63,12 @@ class SettingsFile:
         except FileNotFoundError:
             return None
         except OSError as e:
-            report(f"cannot read the {self.what} {self.path} ({os_reason(e)}); {self.fallback}")
+            report(
+                f"cannot read the {self.what} {where(self.path)} ({os_reason(e)}); {self.fallback}"
+            )
             return None
         if data is None:
-            report(f"{self.path} is a folder, not a {self.what} file; {self.fallback}")
+            report(f"{where(self.path)} is a folder, not a {self.what} file; {self.fallback}")
             return None
         try:
             return self._checked(data, languages)
@@ -74,7 +76,7 @@ class SettingsFile:
             if set_aside:
                 report(self._set_aside(str(e)))
             else:
-                report(f"{self.path} is not usable {self.what} ({e}); {self.fallback}")
+                report(f"{where(self.path)} is not usable {self.what} ({e}); {self.fallback}")
             return None
 
     def save(self, values: Mapping[str, object]) -> None:
@@ -91,11 +93,11 @@ class SettingsFile:
             self.ops.replace(self.temp, self.path)
         except OSError as e:
             discard(self.ops, self.temp)
-            raise StorageError(f"{doing}: {self.path}: {os_reason(e)}") from None
+            raise StorageError(f"{doing}: {where(self.path)}: {os_reason(e)}") from None
         try:
             self.ops.fsync_dir(self.folder)
         except OSError as e:
-            raise StorageError(f"{doing}: folder {self.folder}: {os_reason(e)}") from None
+            raise StorageError(f"{doing}: folder {where(self.folder)}: {os_reason(e)}") from None
 
     def _checked(self, data: bytes, languages: Collection[str] | None) -> dict[str, object]:
         return _checked(data, languages)
@@ -109,7 +111,7 @@ class SettingsFile:
 
     def _set_aside(self, why: str) -> str:
         aside = _free_name(self.path)
-        problem = f"{self.path} is not usable {self.what} ({why})"
+        problem = f"{where(self.path)} is not usable {self.what} ({why})"
         try:
             self.ops.replace(self.path, aside)
             self.ops.fsync_dir(self.folder)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from ..errors import where
 from ..game.record import GameRecord
 from .errors import StorageError, one_line, os_reason
 from .files import FileOps, discard, write_synced
@@ -105,9 +106,9 @@ class StateDir:
         except FileNotFoundError:
             return
         except OSError as e:
-            raise StorageError(f"state folder {self.path}: {os_reason(e)}") from None
+            raise StorageError(f"state folder {where(self.path)}: {os_reason(e)}") from None
         if not stat.S_ISDIR(mode):
-            raise StorageError(f"state folder {self.path} is a file, not a folder")
+            raise StorageError(f"state folder {where(self.path)} is a file, not a folder")
 
     # --- reading ------------------------------------------------------------------------
 
@@ -124,15 +125,24 @@ class StateDir:
         backup = examine(self.ops, self.backup)
         if backup.kind is Kind.USABLE:
             using = f"using the previous version {self.backup.name}"
-            return _loaded(backup, Source.BACKUP, f"{self.game} {game.problem()}; {using}")
+            return _loaded(backup, Source.BACKUP, f"{where(self.game)} {game.problem()}; {using}")
         if game.kind is Kind.MISSING:
             if backup.kind is Kind.MISSING:
                 return Loaded()
-            return Loaded(messages=(f"{self.game} is missing; {self.backup} {backup.problem()}",))
+            return Loaded(
+                messages=(
+                    f"{where(self.game)} is missing; {where(self.backup)} {backup.problem()}",
+                )
+            )
         if backup.kind is Kind.MISSING:
-            return Loaded(messages=(f"{self.game} {game.problem()}; there is no previous version",))
+            return Loaded(
+                messages=(f"{where(self.game)} {game.problem()}; there is no previous version",)
+            )
         return Loaded(
-            messages=(f"{self.game} {game.problem()}", f"{self.backup} {backup.problem()}")
+            messages=(
+                f"{where(self.game)} {game.problem()}",
+                f"{where(self.backup)} {backup.problem()}",
+            )
         )
 
     def has_unfinished(self) -> bool:
@@ -270,7 +280,7 @@ class StateDir:
         """What ``path`` holds; a folder there is the user's and is never moved."""
         found = examine(self.ops, path, self._written.get(path))
         if found.kind is Kind.NOT_A_FILE:
-            raise StorageError(f"{doing}: {path} {found.problem()}")
+            raise StorageError(f"{doing}: {where(path)} {found.problem()}")
         return found
 
     def _move_aside(self, found: Found, doing: str) -> str:
@@ -278,7 +288,7 @@ class StateDir:
         stem, suffix = _split(found.path.name)
         (aside,) = _free(lambda n: (self.path / f"{stem}.bad{_counter(n)}{suffix}",))
         self._rename(found.path, aside, doing)
-        return f"{found.path} {found.problem()}; kept as {aside.name}"
+        return f"{where(found.path)} {found.problem()}; kept as {aside.name}"
 
     def _free_names(self, *tags: str) -> tuple[Path, ...]:
         """Free names for a set-aside game, ``<stem>-<time>[-N]<tag><suffix>`` per tag."""
@@ -291,13 +301,13 @@ class StateDir:
         try:
             self.ops.make_dirs(self.path)
         except OSError as e:
-            raise StorageError(f"{doing}: folder {self.path}: {os_reason(e)}") from None
+            raise StorageError(f"{doing}: folder {where(self.path)}: {os_reason(e)}") from None
 
     def _write(self, path: Path, data: bytes, doing: str) -> None:
         try:
             write_synced(self.ops, path, data)
         except OSError as e:
-            raise StorageError(f"{doing}: {path}: {os_reason(e)}") from None
+            raise StorageError(f"{doing}: {where(path)}: {os_reason(e)}") from None
 
     def _rename(self, source: Path, target: Path, doing: str) -> None:
         try:
@@ -310,7 +320,7 @@ class StateDir:
         try:
             self.ops.fsync_dir(self.path)
         except OSError as e:
-            raise StorageError(f"{doing}: folder {self.path}: {os_reason(e)}") from None
+            raise StorageError(f"{doing}: folder {where(self.path)}: {os_reason(e)}") from None
 
 
 def _mtime(path: Path) -> float:

@@ -61,6 +61,9 @@ if TYPE_CHECKING:  # socketserver's: a stream's socket, or a datagram and its so
 
 COOKIE = "companion_pair"
 BODY_MAX = 4096  # a settings change is a few hundred bytes
+# bytes a request's line and headers may take (a phone's are under 2 KB): 40 connections
+# of 100 headers of 64 KB each (http.server's own limits) would hold 250 MB on a Pi
+HEAD_MAX = 16 * 1024
 TIMEOUT = 30.0  # seconds a socket may stall writing an answer
 DEADLINE = 5.0  # seconds for a request's line and headers (from the wait for it), then its body
 CONNECTIONS = 32  # at once, followers included; past it a waiting one makes room, else 503
@@ -477,6 +480,7 @@ class _DeadlineReader(io.RawIOBase):
     def __init__(self, sock: socket.socket, stall: float | None) -> None:
         self.sock, self.stall = sock, stall
         self.deadline = float("inf")
+        self.budget = float("inf")  # bytes that may still be read (a request's head: HEAD_MAX)
 
     def readable(self) -> bool:
         return True
@@ -485,11 +489,17 @@ class _DeadlineReader(io.RawIOBase):
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError("the request took too long")
+        if self.budget <= 0:
+            raise ConnectionAbortedError("the request's head is too large")
+        if len(buffer) > self.budget:
+            buffer = memoryview(buffer)[: int(self.budget)]
         self.sock.settimeout(left if self.stall is None else min(left, self.stall))
         try:
-            return self.sock.recv_into(buffer)
+            got = self.sock.recv_into(buffer)
         finally:
             self.sock.settimeout(self.stall)  # writing an answer: the stall timeout alone
+        self.budget -= got
+        return got
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -513,6 +523,7 @@ class _Handler(BaseHTTPRequestHandler):
         (so an idle keep-alive connection is closed then), its body within as much again."""
         self.server.mark(self.request, busy=False)  # type: ignore[attr-defined]
         self._input.deadline = time.monotonic() + self.web.deadline
+        self._input.budget = HEAD_MAX
         self._consumed = True
         try:
             super().handle_one_request()
@@ -679,6 +690,7 @@ class _Handler(BaseHTTPRequestHandler):
         if length == 0:
             return None
         self._input.deadline = time.monotonic() + self.web.deadline
+        self._input.budget = float("inf")  # the body's own limit is its length
         raw = self.rfile.read(length)  # the deadline ends a body that never comes
         if len(raw) < length:
             raise _bad_body(HTTPStatus.BAD_REQUEST, "shorter than its Content-Length")
