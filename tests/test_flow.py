@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import model
 import pytest
@@ -22,6 +23,7 @@ from companion.table import (
     offer_resume,
     start,
 )
+from companion.table.effects import REFUSED, ResumeKept
 from companion.table.events import HostDown, HostKey, HostUp, NameSet, PadDown, PadUp
 from companion.table.view import OverView, TradeView
 
@@ -389,3 +391,43 @@ def test_left_on_the_first_option_goes_back_to_the_seats():
     assert table.view.phase is Phase.OPTIONS and table.view.body.first
     table.key(HostKey.LEFT)
     assert table.view.phase is Phase.JOIN and table.flow.pads == (0, 1)
+
+
+# --- games set aside, resumed from the seats' screen ------------------------------------
+
+
+def test_a_game_set_aside_at_power_on_can_be_resumed_from_the_seats_screen():
+    table = fast_game(3)
+    table.play([(1, 2), (3, 4), (5, 6)])
+    saved = records(table)[-1]
+    other = fast_game(4)
+    other.play([(1,), (2,), (3,), (4,)])
+    older = records(other)[-1]
+    flow = replace(new_flow(BOARDS, FAST), kept=(older,))
+    power_on = Driver(offer_resume(flow, saved))
+    power_on.key(HostKey.LEFT)
+    power_on.ok()  # set it aside: it comes first among the games set aside
+    assert power_on.view.phase is Phase.JOIN and power_on.flow.kept == (saved, older)
+    assert power_on.view.body.kept
+    power_on.key(HostKey.LEFT)  # ◀ on the seats' screen: the games set aside
+    assert power_on.view.phase is Phase.KEPT and power_on.view.body.games == ((3, 1), (4, 1))
+    power_on.key(HostKey.LEFT)  # nothing before "back"
+    assert power_on.effects[-1] == REFUSED
+    power_on.key(HostKey.RIGHT)
+    power_on.key(HostKey.RIGHT)
+    power_on.ok()  # the older one, four seats, after its first round
+    assert power_on.view.phase is Phase.SELECT and power_on.view.body.round == 2
+    assert power_on.flow.game.record == older and power_on.effects[-1] == ResumeKept(older)
+    assert power_on.flow.kept == (saved,)  # no longer one set aside
+    assert power_on.flow.pads == (0, 1, 2, 3)
+
+
+def test_the_seats_screen_offers_no_list_without_games_set_aside():
+    table = Driver(new_flow(BOARDS, FAST))
+    assert not table.view.body.kept
+    table.key(HostKey.LEFT)
+    assert table.view.phase is Phase.JOIN
+    table = Driver(replace(new_flow(BOARDS, FAST), kept=(records(fast_game(2))[-1],)))
+    table.key(HostKey.LEFT)
+    table.ok()  # "back"
+    assert table.view.phase is Phase.JOIN

@@ -12,14 +12,18 @@ from ..storage import Source, StateDir
 from ..storage.history import History, skipped
 from ..storage.settings import NamesFile
 from ..table import Flow, offer_resume
+from ..table.state import KEPT_SHOWN
 from .sinks import Report
 
 
 def power_on(flow: Flow, store: StateDir | None, report: Report) -> Flow:
-    """The table at power-on: offering the saved game if one is unfinished. A save that
-    cannot be used is told, and kept (the store never overwrites it)."""
+    """The table at power-on: offering the saved game if one is unfinished, and knowing
+    the games set aside that can be resumed. A save that cannot be used is told, and
+    kept (the store never overwrites it)."""
     if store is None:
         return flow
+    kept = tuple(record for _path, record in store.unfinished_kept(KEPT_SHOWN))
+    flow = replace(flow, kept=kept)  # the games set aside, to resume from the seats' screen
     loaded = store.load()
     for message in loaded.messages:
         report(message)

@@ -21,6 +21,7 @@ from PIL import Image
 
 from ..errors import Closing
 from ..game.boards import profile, profile_names
+from ..game.record import GameRecord
 from ..game.settings import board_values
 from ..hw.hub import HubPads
 from ..rules import Board
@@ -30,7 +31,9 @@ from ..sim.panel import fake_device
 from ..sim.pins import SimFactory
 from ..storage import StateDir
 from ..table import FAST, TABLE, Effect, Flow, Phase, new_flow, start
+from ..table.effects import ResumeKept
 from ..table.events import HostKey, NameSet, Put, Source, Tick
+from ..table.setup import resumed
 from ..ui.catalog import languages
 from .bots import BotSeats, counting_clock
 from .compose import Sink, Spec, WatcherSource, any_order, build
@@ -98,6 +101,7 @@ class Simulator(Closing):
         hub: Sequence[str] | None = None,
         bots: Sequence[str] = (),
         seed: int = 0,
+        resume: GameRecord | None = None,
         clock: Callable[[], float] = time.monotonic,
         settings: Effective | None = None,
         watchers: tuple[WatcherSource, ...] = (),
@@ -108,7 +112,8 @@ class Simulator(Closing):
         (``simhub.firmware_command()``) behind a pty; None: the matrix on mock pins.
         ``bots``: the strengths of bots seated after the people (``players`` of them, or
         setup's default); they answer at once, the same on every run of the same ``seed``
-        (a different seed: other choices, another game). ``clock``: the
+        (a different seed: other choices, another game). ``resume``: a game to go on
+        with at once, at its next round (a game set aside, say). ``clock``: the
         table's time (a test's own, advanced by hand, makes pauses end when it says).
         ``settings``: resolved by the command (None: the packaged defaults, the settings
         saved in ``store``, and ``lang``, ``board``, ``target`` over them); ``controller``
@@ -129,7 +134,10 @@ class Simulator(Closing):
             raise ValueError("give the settings resolved, or board, target and lang: not both")
         else:
             found = settings
-        spec = (players, fast, speed, controller, store, hub, tuple(bots), seed, inputs, watchers)
+        spec = (
+            players,
+            *(fast, speed, controller, store, hub, tuple(bots), seed, resume, inputs, watchers),
+        )
         try:
             self._open(found, *spec, arrange)
         except BaseException:
@@ -150,6 +158,7 @@ class Simulator(Closing):
         hub: Sequence[str] | None,
         bots: tuple[str, ...],
         seed: int,
+        resume: GameRecord | None,
         inputs: tuple[InputSource, ...],
         watchers: tuple[WatcherSource, ...],
         arrange: Callable[[list[Sink]], Sequence[Sink]],
@@ -180,6 +189,8 @@ class Simulator(Closing):
         if players is not None:
             now = self._clock()
             flow, effects = start(flow, players, flow.board, prefs.target, now, bots)
+        elif resume is not None:  # as the device resumes a game set aside: its file, its row
+            flow, effects = resumed(flow, resume, self._clock()), (ResumeKept(resume),)
         spec = Spec(
             settings=found,
             pins=given_pins(self.factory),

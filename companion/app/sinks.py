@@ -18,13 +18,14 @@ from typing import Protocol
 
 from ..errors import Closing, CompanionError, clip, where
 from ..game.names import Names
+from ..game.record import GameRecord
 from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
 from ..storage.found import Identified, continues, identify
 from ..storage.history import History
 from ..storage.settings import NamesFile, SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
-from ..table.effects import NamesChanged, SettingsChanged, Stuck
+from ..table.effects import NamesChanged, ResumeKept, SettingsChanged, Stuck
 from ..table.events import STUCK, Event, HistoryKnown, HostKey, SaveFailed
 from .config import KEEP_GAMES
 
@@ -69,6 +70,8 @@ class Saver:
             self._save(effect)
         elif isinstance(effect, KeepAside):
             self._keep_aside()
+        elif isinstance(effect, ResumeKept):
+            self._resume(effect.record)
 
     def _save(self, effect: GameChanged | GameFinished) -> None:
         try:
@@ -84,6 +87,18 @@ class Saver:
         if self.failing:
             self._report("the game is saved again")
         self.failing = False
+
+    def _resume(self, record: GameRecord) -> None:
+        """A game set aside is the game in progress again: saved, its kept file gone."""
+        try:
+            kept = self.store.resume_kept(record)
+        except StorageError as e:
+            self._report(f"{e}; the game goes on, and saving is tried again next round")
+            return
+        for note in self.store.notes:
+            self._report(note)
+        if kept is not None:
+            self._report(f"{kept.name} is the game in progress again")
 
     def _keep_aside(self) -> None:
         try:
@@ -145,7 +160,7 @@ class HistoryRecorder(Closing):
         self.failing = False
 
     def __call__(self, effect: Effect) -> None:
-        if not isinstance(effect, GameChanged | GameFinished | KeepAside):
+        if not isinstance(effect, GameChanged | GameFinished | KeepAside | ResumeKept):
             return
         if not self._threaded:
             self._handle(effect)
@@ -253,6 +268,9 @@ class HistoryRecorder(Closing):
             self._seen = False
             self._abandon(effect)
             self._tell()
+        elif isinstance(effect, ResumeKept):  # the game set aside goes on: its own row
+            self.history.game_id(effect.record, revive=True)
+            self._seen = True
 
     def _look_through(self) -> None:
         """The games kept in the state folder into the history; those it holds pruned."""

@@ -141,6 +141,12 @@ def _add_simulate(sub) -> None:
         help="with --players: keep the unfinished game in --state-dir aside, start another",
     )
     sim.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with a game set aside (game-<time>.json; in --state-dir it becomes the "
+        "game in progress again)",
+    )
+    sim.add_argument(
         "--then-new",
         action="store_true",
         help="a script goes on past the ranking into a new game (else it stops there)",

@@ -28,12 +28,13 @@ from ..app.simulator import Simulator, simulator_settings
 from ..errors import CompanionError, clip, where
 from ..game.boards import named_board
 from ..game.narrate import ending
-from ..game.record import state_to_dict
+from ..game.record import GameRecord, state_to_dict
 from ..rules import Board
 from ..sim.hub import HubMissing, firmware_command
 from ..sim.keyboard import raw_terminal, read_keys
 from ..sim.window import Window
-from ..storage import StateDir
+from ..storage import FileOps, StateDir
+from ..storage.found import examine
 from ..ui.catalog import Catalog, catalog
 from .frames import Recorder, Terminal, to_text
 from .lines import TOO_LONG_MESSAGE, ReadError, open_input, read_lines, reason
@@ -52,9 +53,12 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         board = named_board(args.board) if args.board is not None else None
         lines = _script(args.script)
         store = _store(args)
+        resume = _resumed(args.resume, store, args.players) if args.resume else None
         look = _settings(args, board, store, lambda _: None, set_aside=False)  # only a look
         if store is not None and args.players is not None:
             _make_room(store, args, err)
+        if store is not None and resume is not None:
+            _resume_in(store, resume, err)
         recorder = Recorder(_path(args.frames), _path(args.gif))
         words = catalog(look.settings.language)
         window = Window(words.t("window.title")) if args.window else None
@@ -87,6 +91,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             hub=hub,
             bots=args.bots,
             seed=args.seed,
+            resume=resume,
             settings=settings,
         )
         if sim is None:
@@ -330,6 +335,33 @@ def _make_room(store: StateDir, args: argparse.Namespace, err: TextIO) -> None:
         )
     kept = store.set_aside()
     err.write(f"companion simulate: the unfinished game is kept as {kept}\n")
+
+
+def _resumed(name: str, store: StateDir | None, players: int | None) -> GameRecord:
+    """The game set aside in ``name`` (in ``--state-dir`` if it is not found as given),
+    which must be one to go on with: a usable game, neither finished nor ended."""
+    if players is not None:
+        raise CompanionError("--resume goes on with a game: leave out --players")
+    path = Path(name).expanduser()
+    if store is not None and not path.exists() and (store.path / name).exists():
+        path = store.path / name
+    found = examine(FileOps(), path)
+    if found.record is None:
+        raise CompanionError(f"--resume {where(path)}: {found.problem()}")
+    if found.finished or found.record.ended:
+        raise CompanionError(f"--resume {where(path)}: that game has ended; nothing to go on with")
+    return found.record
+
+
+def _resume_in(store: StateDir, record: GameRecord, err: TextIO) -> None:
+    """Make room in ``store`` for the game to resume: an unfinished game there is set
+    aside first (kept, as with --new). The table then resumes it as the device resumes
+    a game set aside: it becomes the game in progress, its kept file (if it is one of
+    the folder's) no longer one set aside."""
+    loaded = store.load()
+    if loaded.record is not None and loaded.unfinished and loaded.record != record:
+        kept = store.set_aside()
+        err.write(f"companion simulate: the unfinished game is kept as {where(kept)}\n")
 
 
 def _fan_out(

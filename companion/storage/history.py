@@ -265,23 +265,38 @@ class History(Closing):
 
     # --- writing ------------------------------------------------------------------------
 
-    def game_id(self, record: GameRecord, *, fresh: bool = False) -> str:
+    def game_id(self, record: GameRecord, *, fresh: bool = False, revive: bool = False) -> str:
         """The id of the game ``record`` is a moment of: the current game's, when the
-        record continues it (and ``fresh`` is false), else a new id, which becomes the
-        current game's (the one it replaces is stored abandoned if it had not ended and
-        is not in the history). The current game's record is updated either way."""
+        record continues it (and ``fresh`` is false), else (``revive``: a game set aside
+        resumed) the id of the abandoned game of that very record, else a new id, which
+        becomes the current game's (the one it replaces is stored abandoned if it had not
+        ended and is not in the history). The current game's record is updated either way."""
         db = self.connect()
         row = db.execute("SELECT game_id, record FROM current WHERE slot = 0").fetchone()
         last = None if row is None else GameRecord.from_json(row[1])
         same = last is not None and not fresh and continues(record, last)
         if last is not None and not same:
             self._left(row[0], last)
-        game_id = row[0] if same else uuid.uuid4().hex
+        game_id = row[0] if same else (revive and self._abandoned(record)) or uuid.uuid4().hex
         db.execute(
             "INSERT OR REPLACE INTO current (slot, game_id, record) VALUES (0, ?, ?)",
             (game_id, record.to_json()),
         )
         return game_id
+
+    def _abandoned(self, record: GameRecord) -> str | None:
+        """The latest abandoned game of exactly ``record``, if any: it goes on, so the
+        file it was kept in is no longer its (the game file holds it now)."""
+        db = self.connect()
+        row = db.execute(
+            "SELECT game_id FROM games WHERE finished = 0 AND record = ?"
+            " ORDER BY date DESC, rowid DESC LIMIT 1",
+            (record.to_json(),),
+        ).fetchone()
+        if row is None:
+            return None
+        db.execute("DELETE FROM kept WHERE game_id = ?", (row[0],))
+        return str(row[0])
 
     def _left(self, game_id: str, record: GameRecord) -> None:
         """The game in progress gives way to another before it ended (a new game was

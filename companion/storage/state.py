@@ -20,6 +20,7 @@ a new game first calls set_aside(), which gives the old one a name of its own
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import stat
@@ -219,6 +220,42 @@ class StateDir:
             self._sync_folder(doing)
         self.notes = tuple(notes)
         return kept
+
+    def unfinished_kept(self, limit: int) -> list[tuple[Path, GameRecord]]:
+        """The newest ``limit`` games set aside that can be resumed (neither finished nor
+        ended from the menu), newest first."""
+        found: list[tuple[Path, GameRecord]] = []
+        for path in reversed(self.kept_games()):
+            kept = examine(self.ops, path)
+            if kept.record is not None and not kept.finished and not kept.record.ended:
+                found.append((path, kept.record))
+                if len(found) == limit:
+                    break
+        return found
+
+    def resume_kept(self, record: GameRecord) -> Path | None:
+        """A game set aside (``record``) is the game in progress again: saved as the game
+        (an ended game there is set aside first, as at any save), then its kept file, the
+        newest of that record, is removed, with its previous version when that is a
+        moment of the same game. Returns that file (None: no kept file holds it; the game
+        is saved all the same)."""
+        self.save(record)
+        notes = self.notes
+        for path, kept in self.unfinished_kept(len(self.kept_games())):
+            if kept == record:
+                prev = path.with_name(f"{path.stem}.prev{path.suffix}")
+                before = examine(self.ops, prev)
+                gone = (
+                    [path]
+                    if before.record is None or not continues(before.record, record)
+                    else [prev, path]
+                )
+                for file in gone:  # the game file holds it now: never lost
+                    with contextlib.suppress(FileNotFoundError):
+                        self.ops.remove(file)
+                self.notes = notes
+                return path
+        return None
 
     def _another_after_the_end(self, game: Found, record: GameRecord) -> bool:
         """Whether ``record`` starts another game over the game file's, which ended

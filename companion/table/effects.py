@@ -57,6 +57,14 @@ class KeepAside:
 
 
 @dataclass(frozen=True, slots=True)
+class ResumeKept:
+    """A game set aside is resumed (``record``): it is the game in progress again, its
+    file no longer one set aside."""
+
+    record: GameRecord
+
+
+@dataclass(frozen=True, slots=True)
 class SettingsChanged:
     """A person changed the device's settings: apply them at once, and save them."""
 
@@ -90,5 +98,13 @@ class AskBot:
 
 
 Effect = (
-    Beep | GameChanged | GameFinished | KeepAside | SettingsChanged | Stuck | NamesChanged | AskBot
+    Beep
+    | GameChanged
+    | GameFinished
+    | KeepAside
+    | ResumeKept
+    | SettingsChanged
+    | Stuck
+    | NamesChanged
+    | AskBot
 )

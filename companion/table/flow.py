@@ -45,6 +45,7 @@ from .state import (
     Flow,
     HistoryPages,
     Join,
+    KeptList,
     Menu,
     Mode,
     NameEditor,
@@ -188,6 +189,8 @@ def _handle(flow: Flow, mode: Mode, event: Press, now: float) -> Step:
             return _names.name_editor(flow, mode, event, now)
         case HistoryPages():
             return _names.history_pages(flow, mode, event, now)
+        case KeptList():
+            return _setup.kept_list(flow, mode, event, now)
         case _:
             assert_never(mode)
 

@@ -18,6 +18,7 @@ from .state import (
     Game,
     HistoryPages,
     Join,
+    KeptList,
     Menu,
     Mode,
     NameEditor,
@@ -35,7 +36,16 @@ from .state import (
 )
 
 _OPENED_THERE = (NamesList, NameEditor, HistoryPages)  # from the menu or the settings
-_NO_MENU = (Resume, Menu, Confirm, SettingsList, RatesEditor, DiscardRates, *_OPENED_THERE)
+_NO_MENU = (
+    Resume,
+    Menu,
+    Confirm,
+    SettingsList,
+    RatesEditor,
+    DiscardRates,
+    KeptList,
+    *_OPENED_THERE,
+)
 _SETTINGS_ONLY = (Join, Options, Over)  # no game to go back to: the menu is the settings
 
 

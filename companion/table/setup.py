@@ -8,16 +8,18 @@ from ..game.bots import STRENGTHS
 from ..game.record import GameRecord
 from ..rules import TARGETS, Board, new_game
 from . import bots as _bots
-from .effects import CLICK, REFUSED, GameChanged, KeepAside
+from .effects import CLICK, REFUSED, GameChanged, KeepAside, ResumeKept
 from .events import HostKey, HostPress, PadDown, Press
 from .round import next_round
 from .state import (
+    KEPT_SHOWN,
     PADS,
     Choice,
     Confirm,
     Flow,
     Game,
     Join,
+    KeptList,
     NamesList,
     Options,
     Over,
@@ -67,7 +69,11 @@ def resume(flow: Flow, mode: Resume, event: Press, now: float) -> Step:
         return replace(flow, mode=Confirm("aside", mode)), (CLICK,)
     if event.key is not HostKey.OK:
         return flow, ()
-    record = mode.saved
+    return resumed(flow, mode.saved, now), ()
+
+
+def resumed(flow: Flow, record: GameRecord, now: float) -> Flow:
+    """``record``'s game on the table, at the start of its next round."""
     flow = choose_board(flow, record.board)
     bots = tuple(b for b in record.bots if b is not None)  # the seats after the people's
     flow = replace(
@@ -76,13 +82,32 @@ def resume(flow: Flow, mode: Resume, event: Press, now: float) -> Step:
         pads=tuple(range(record.players - len(bots))),
         game=Game.from_record(record),
     )
-    return next_round(flow, now), ()
+    return next_round(flow, now)
 
 
 def set_aside(flow: Flow, mode: Resume) -> Step:
-    """The saved game kept beside the next one (confirmed): the seats join afresh."""
+    """The saved game kept beside the next one (confirmed): the seats join afresh, and
+    it is first among the games set aside."""
     saved = mode.saved
-    return replace(flow, mode=Join()), (CLICK, KeepAside(saved, seat_names(flow, saved)))
+    kept = (saved, *flow.kept)[:KEPT_SHOWN]
+    return replace(flow, mode=Join(), kept=kept), (CLICK, KeepAside(saved, seat_names(flow, saved)))
+
+
+def kept_list(flow: Flow, mode: KeptList, event: Press, now: float) -> Step:
+    """◀ ▶ move over "back" and the games set aside, OK resumes the one on the cursor (or
+    goes back to the seats)."""
+    if not isinstance(event, HostPress):
+        return flow, ()
+    if event.key is not HostKey.OK:
+        cursor = mode.cursor + (1 if event.key is HostKey.RIGHT else -1)
+        if not 0 <= cursor <= len(flow.kept):
+            return flow, (REFUSED,)
+        return replace(flow, mode=KeptList(cursor)), (CLICK,)
+    if mode.cursor == 0:
+        return replace(flow, mode=Join()), (CLICK,)
+    record = flow.kept[mode.cursor - 1]
+    flow = replace(flow, kept=tuple(r for r in flow.kept if r is not record))
+    return resumed(flow, record, now), (CLICK, ResumeKept(record))
 
 
 def join(flow: Flow, mode: Join, event: Press, now: float) -> Step:
@@ -94,6 +119,8 @@ def join(flow: Flow, mode: Join, event: Press, now: float) -> Step:
         return replace(flow, pads=tuple(sorted((*flow.pads, event.seat)))), (CLICK,)
     if isinstance(event, HostPress) and event.key is HostKey.RIGHT:
         return replace(flow, mode=NamesList(mode)), (CLICK,)
+    if isinstance(event, HostPress) and event.key is HostKey.LEFT and flow.kept:
+        return replace(flow, mode=KeptList()), (CLICK,)
     if isinstance(event, HostPress) and event.key is HostKey.OK:
         if flow.pads:  # one person is enough: the options can add bots
             bots = flow.choice.bots[: PADS - len(flow.pads)]  # six seats in all

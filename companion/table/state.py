@@ -47,6 +47,7 @@ class Phase(enum.Enum):
     NAMES = "names"  # the pads' names, one line a pad
     NAME = "name"  # one pad's name: a recent one, or spelled on the letter wheel
     HISTORY = "history"  # the last games and wins per name, a page at a time
+    KEPT = "kept"  # the games set aside unfinished, to resume one
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +240,18 @@ class NameEditor:
 
 
 @dataclass(frozen=True, slots=True)
+class KeptList:
+    """The games set aside unfinished, newest first, after a "back" item: OK resumes the
+    one on the cursor (``setup.py``)."""
+
+    cursor: int = 0
+    phase: ClassVar[Phase] = Phase.KEPT
+
+
+KEPT_SHOWN = 5  # games set aside the list offers: the newest
+
+
+@dataclass(frozen=True, slots=True)
 class HistoryPages:
     """The history, a page at a time; leaving goes back to ``back`` (a menu, the settings)."""
 
@@ -263,6 +276,7 @@ Mode = (
     | NamesList
     | NameEditor
     | HistoryPages
+    | KeptList
 )
 
 
@@ -281,6 +295,7 @@ class Flow:
     prefs: DeviceSettings = DEFAULT_PREFS  # the device's settings, every layer applied
     names: Names = NO_NAMES  # each pad's name, set on the device
     past: HistorySummary = NO_HISTORY  # what the history screen shows (the app's)
+    kept: tuple[GameRecord, ...] = ()  # games set aside unfinished, newest first (the app's)
 
     @property
     def phase(self) -> Phase:

@@ -27,6 +27,7 @@ from .state import (
     Flow,
     HistoryPages,
     Join,
+    KeptList,
     Menu,
     Mode,
     NameEditor,
@@ -66,6 +67,15 @@ class ResumeView:
 class JoinView:
     joined: tuple[bool, ...]  # one per pad
     names: tuple[str | None, ...] = ()  # one per pad, None: no name
+    kept: bool = False  # games set aside to resume (◀ lists them)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptView:
+    """The games set aside, newest first, after "back": each one's seats and rounds."""
+
+    games: tuple[tuple[int, int], ...]
+    cursor: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +237,7 @@ Body = (
     | NamesView
     | NameView
     | HistoryView
+    | KeptView
 )
 
 
@@ -282,7 +293,7 @@ def _rows(flow: Flow, mode: Mode, now: float) -> tuple[Rows, tuple[str, int] | N
         return _rows(flow, mode.back, now)
     if isinstance(mode, Resume | Join | Options | SettingsList | RatesEditor | DiscardRates):
         return None
-    if isinstance(mode, NamesList | NameEditor | HistoryPages):
+    if isinstance(mode, NamesList | NameEditor | HistoryPages | KeptList):
         return None
     if flow.game is None:
         return None
@@ -332,7 +343,11 @@ def _body(flow: Flow, mode: Mode, now: float) -> Body:
         case Resume():
             return ResumeView(mode.saved.players, len(mode.saved.rounds), mode.backup)
         case Join():
-            return JoinView(tuple(pad in flow.pads for pad in range(PADS)), flow.names[:PADS])
+            joined = tuple(pad in flow.pads for pad in range(PADS))
+            return JoinView(joined, flow.names[:PADS], bool(flow.kept))
+        case KeptList():
+            games = tuple((r.players, len(r.rounds)) for r in flow.kept)
+            return KeptView(games, mode.cursor)
         case Options():
             return _options(flow, mode)
         case Choosing():

@@ -16,6 +16,7 @@ from ..table.view import (
     ChoosingView,
     ConfirmView,
     JoinView,
+    KeptView,
     MenuView,
     OptionsView,
     OverView,
@@ -109,6 +110,8 @@ def _content(view: View, w: Catalog, rows: tuple[Row, ...]) -> Parts:
         return _menu(body, w)
     if isinstance(body, ConfirmView):
         return _confirm(body, w)
+    if isinstance(body, KeptView):
+        return _kept(body, w)
     page = settings_screens.page(body, w)
     return page.title, page.content, page.hint, None
 
@@ -184,7 +187,14 @@ def _join(body: JoinView, w: Catalog) -> Parts:
     seats += [Seat(w.seat(pad)) for pad in range(len(seats), len(body.joined))]
     marks = tuple(Mark(seat, 1 if j else 0) for seat, j in zip(seats, body.joined, strict=True))
     seated = Seated(w.t("screen.join_hint"), marks)
-    return w.t("screen.join"), seated, "hint.join", w.t("screen.seated", n=sum(body.joined))
+    hint = "hint.join_kept" if body.kept else "hint.join"
+    return w.t("screen.join"), seated, hint, w.t("screen.seated", n=sum(body.joined))
+
+
+def _kept(body: KeptView, w: Catalog) -> Parts:
+    games = (w.t("screen.resume_game", players=p, n=n) for p, n in body.games)
+    lines = (w.t("screen.kept_back"), *games)
+    return w.t("screen.kept"), Choices(lines, body.cursor), "hint.kept", None
 
 
 def _options(body: OptionsView, w: Catalog) -> Parts:
