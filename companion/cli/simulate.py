@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -111,7 +112,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
-    return _report(sim, recorder, args, draw is not None, out, err)
+    return _report(sim, recorder, args, draw is not None, out, err, store)
 
 
 def _settings(
@@ -347,12 +348,48 @@ def _fan_out(
     return on_frame
 
 
+def unsaved(sim: Simulator, store: StateDir | None) -> str | None:
+    """What the state folder lacks of the game, when its last save failed (a read-only
+    card, a full disk): said once the table has stopped. None when nothing is lost."""
+    reason = sim.save_failed
+    game = sim.flow.game
+    if reason is None or store is None or game is None:
+        return None
+    now, saved = game.record, store.load().record
+    folder, played = where(store.path), len(now.rounds)
+    kept = len(saved.rounds) if saved is not None else 0
+    if saved is None:
+        return f"the game in {folder} was not saved ({reason})"
+    if kept > played or replace(now, rounds=now.rounds[:kept]) != saved:
+        if saved == replace(now, ended=False):  # all but that it was ended
+            return f"the game in {folder} is saved, but not that it was ended ({reason})"
+        return (
+            f"the game in {folder} is saved as it was after round {kept}, not as it is "
+            f"after round {played} ({reason})"
+        )
+    if kept == played:
+        return None
+    upto = "as it began" if kept == 0 else f"up to round {kept}"
+    missing = f"round {played} was" if kept + 1 == played else f"rounds {kept + 1} to {played} were"
+    return f"the game in {folder} is saved {upto}; {missing} not saved ({reason})"
+
+
 def _report(
-    sim: Simulator, recorder: Recorder, args: argparse.Namespace, drawn: bool, out, err
+    sim: Simulator,
+    recorder: Recorder,
+    args: argparse.Namespace,
+    drawn: bool,
+    out,
+    err,
+    store: StateDir | None = None,
 ) -> int:
-    """What the run leaves: the final state as JSON, or the last frame and the ranking."""
+    """What the run leaves: the final state as JSON, or the last frame and the ranking;
+    and on stderr, what the state folder lacks of the game."""
     for message in sim.errors:
         err.write(f"companion simulate: {message}\n")
+    lost = unsaved(sim, store)
+    if lost is not None:
+        err.write(f"companion simulate: {lost}\n")
     game = sim.flow.game
     if args.json:
         if game is None:
