@@ -24,12 +24,14 @@ from ..app.compose import WatcherSource
 from ..app.device import PageUnavailable, page
 from ..app.effective import Effective
 from ..app.keymap import legend, play, shipped_keymap
+from ..app.loop import Watcher
 from ..app.script import Line, parse_script
 from ..app.simulator import Simulator, simulator_settings
 from ..errors import CompanionError, clip, where
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import state_to_dict
+from ..game.settings import DeviceSettings
 from ..rules import Board
 from ..sim.hub import HubMissing, firmware_command
 from ..sim.keyboard import raw_terminal, read_keys
@@ -71,7 +73,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
     draw = None
     try:
         if out.isatty() and not args.json:
-            draw = Terminal(out, args.pace, shown)
+            draw = Terminal(out, args.pace, shown, too_small=words.messages["terminal.too_small"])
         elif shown:
             err.write("".join(line + "\n" for line in shown))
         # Everything checked: a damaged settings.json may be set aside now, and said.
@@ -79,6 +81,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         sim = _simulator(
             err,
             listen,
+            legend_watcher(draw) if draw is not None and shown else None,
             players=args.players,
             fast=args.fast,
             speed=args.speed,
@@ -159,22 +162,27 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _simulator(err: TextIO, listen: tuple[str, int] | None, **options: Any) -> Simulator | None:
-    """The simulated table, with the page for phones on ``listen`` if given; None when
-    the hub's firmware never answered or the page's address cannot be had (said on
-    ``err``: one line, as any bad input)."""
+def _simulator(
+    err: TextIO,
+    listen: tuple[str, int] | None,
+    legend: WatcherSource | None,
+    **options: Any,
+) -> Simulator | None:
+    """The simulated table, with the page for phones on ``listen`` if given and the
+    ``legend``'s watcher; None when the hub's firmware never answered or the page's
+    address cannot be had (said on ``err``: one line, as any bad input)."""
 
     def say(message: str) -> None:
         err.write(f"companion simulate: {message}\n")
         err.flush()
 
-    watchers: tuple[WatcherSource, ...] = ()
+    watchers: tuple[WatcherSource, ...] = () if legend is None else (legend,)
     where: list[str] = []  # the page's address, said once the table runs
     if listen is not None:
         store = options["store"]
         folder = store.path if store is not None else None
         volume = options["settings"].config.pins.has_volume  # the simulated buzzer's
-        watchers = (
+        watchers += (
             page(
                 *listen, folder, say=where.append, clock=time.monotonic, strict=True, volume=volume
             ),
@@ -208,6 +216,25 @@ def _legend(
     if keys or (window is not None and lines is None):
         return legend(shipped_keymap(), words)
     return []
+
+
+def legend_watcher(draw: Terminal) -> WatcherSource:
+    """A watcher of the table that gives ``draw`` the keys' legend (and its too-small
+    notice) in the table's language each time the language changes (on the settings
+    screen, or from the page)."""
+
+    def source(_stack, _put, prefs: DeviceSettings, _report) -> Watcher:
+        spoken = [prefs.language]
+
+        def watch(_view, prefs: DeviceSettings) -> None:
+            if prefs.language != spoken[0]:
+                spoken[0] = prefs.language
+                words = catalog(prefs.language)
+                draw.relabel(legend(shipped_keymap(), words), words.messages["terminal.too_small"])
+
+        return watch
+
+    return source
 
 
 def _play(
