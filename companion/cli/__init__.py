@@ -240,7 +240,8 @@ def _add_bench(sub) -> None:
     bench.add_argument(
         "--games",
         type=games,
-        help="games to resolve (default 2000); with --bots, games per pairing (default 30)",
+        help="random games the engine's part replays (default 2000; the other parts are "
+        "as long as ever); with --bots, games per pairing (default 30)",
     )
     bench.add_argument("--seed", type=seed, default=1, help="seed of the random games")
     bench.add_argument(
@@ -521,7 +522,7 @@ def _run_config_show(args: argparse.Namespace) -> int:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
-    from .bench import bench_command, bots_command
+    from .bench import bench_command, bots_command, progress_on
 
     if args.bots:
         return bots_command(
@@ -531,6 +532,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             as_json=args.json,
             out=sys.stdout,
             err=sys.stderr,
+            progress=progress_on(sys.stderr, "companion bench --bots"),
         )
     return bench_command(
         games=args.games or 2000,
@@ -540,6 +542,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         out=sys.stdout,
         part=args.part,
         presses=args.presses,
+        progress=progress_on(sys.stderr) if args.part == "all" else lambda _line: None,
     )
 
 
