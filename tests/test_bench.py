@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from companion.cli import bench
+from companion.cli import bench, main
 from companion.game.bots import StrongBot
 from companion.game.randgame import random_game
 
@@ -48,10 +48,11 @@ DECIDING = tuple(  # a decision a second: its set-up, then the decision itself
 TABLE = {"key_to_frame_ms_p50": 1.5, "key_to_frame_ms_p99": 2.5, "session_presses": PRESSES}
 
 
-def run(as_json: bool) -> tuple[str, list[int]]:
+def run(as_json: bool, told: list[str] | None = None) -> tuple[str, list[int]]:
     """The bench on the fake clock, with the table's figures given: its output, and the
-    sessions it asked the table for."""
+    sessions it asked the table for (``told``: the parts, as they start)."""
     clock, asked, out = Readings(*ENGINE, *RUNS, *DECIDING), [], io.StringIO()
+    told = [] if told is None else told
 
     def table(presses: int) -> dict:
         asked.append(presses)
@@ -70,6 +71,7 @@ def run(as_json: bool) -> tuple[str, list[int]]:
         budget_ms=BUDGET_MS,
         bot_clock=ms_clock(),
         table=table,
+        progress=told.append,
     )
     assert code == 0 and clock.left == []  # every reading taken, none more
     return out.getvalue(), asked
@@ -116,6 +118,60 @@ def test_the_figures_are_computed_from_the_clock_s_readings():
     assert lines.splitlines() == [f"{key:>42}  {value}" for key, value in figures.items()] + [
         f"  {note}" for note in bench.NOTES
     ]
+
+
+def test_each_part_is_told_as_it_starts_and_games_is_the_engines():
+    told: list[str] = []
+    text, _ = run(as_json=True, told=told)
+    assert told == [
+        f"1/4 the engine: {GAMES} random games replayed",  # --games: this part's work
+        f"2/4 the strong bot's playouts, from {POSITIONS} positions",
+        f"3/4 the strong bot's decisions: {DECISIONS} at {BUDGET_MS} ms each",
+        f"4/4 the simulated table: {PRESSES} presses, then through the pad hub",
+    ]
+    assert json.loads(text)["games"] == GAMES  # and the output is the figures alone
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_goes_to_a_terminal_only():
+    for stream, shown in ((io.StringIO(), ""), (Terminal(), "companion bench: 1/4 part\n")):
+        bench.progress_on(stream)("1/4 part")
+        assert stream.getvalue() == shown
+
+
+def test_the_tournament_tells_each_pairing_and_its_games():
+    told: list[str] = []
+    out, err = io.StringIO(), io.StringIO()
+    assert (
+        bench.bots_command(
+            games=7, seed=1, budget_ms=1, as_json=True, out=out, err=err, progress=told.append
+        )
+        == 2
+    )  # not a multiple of 6: refused before anything is played
+    assert told == [] and out.getvalue() == "" and err.getvalue().count("\n") == 1
+    assert (
+        bench.bots_command(
+            games=6, seed=1, budget_ms=1, as_json=True, out=out, err=err, progress=told.append
+        )
+        == 0
+    )
+    assert told == [
+        "1/3 strong vs normal: 6 games",
+        "2/3 normal vs easy: 6 games",
+        "3/3 strong vs easy: 6 games",
+    ]
+    assert len(json.loads(out.getvalue())["pairings"]) == 3  # the output: the figures alone
+
+
+def test_games_without_bots_is_said_to_be_the_engines_part(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    assert "random games the engine's part replays (default 2000; the other parts" in helped
 
 
 class FakeTable:

@@ -102,7 +102,8 @@ def test_as_a_subprocess_each_answer_comes_before_the_next_request() -> None:
 
 BAD = {
     b"not json": "not valid JSON",
-    b"": "not valid JSON",
+    b"": "is blank: a request is a JSON object",
+    b" \t ": "is blank: a request is a JSON object",
     b"\xff\xfe": "not UTF-8",
     b"[" * 100_000: "nested too deeply",
     b"NaN": "NaN is not a number",
@@ -216,6 +217,16 @@ def test_the_protocol_doc_shows_what_the_bot_answers() -> None:
     assert len(pairs) >= 3
     replies = _run([request.encode() + b"\n" for request, _ in pairs], "normal", seed=0)
     assert [json.dumps(r, separators=(",", ":")) for r in replies] == [a for _, a in pairs]
+
+
+def test_an_error_names_the_line_of_the_input_blank_lines_counted() -> None:
+    good = _line({"ask": "cards", "game": {"players": 3}, "seat": 1})
+    replies = _run([b"\n", good, b"\n", b'{"ask": "cards", "seat": }\n', b"\r\n"])
+    assert replies[0] == {"error": "line 1 is blank: a request is a JSON object on one line"}
+    assert set(replies[1]) == {"cards"}
+    assert replies[2]["error"].startswith("line 3 is blank")
+    assert replies[3] == {"error": "not valid JSON: Expecting value at line 4 column 26"}
+    assert replies[4]["error"].startswith("line 5 is blank") and len(replies) == 5
 
 
 def test_a_line_longer_than_the_cap_is_one_error_and_the_bot_reads_on() -> None:

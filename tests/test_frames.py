@@ -117,17 +117,64 @@ def test_terminal_redraws_in_place_with_the_legend_and_never_scrolls():
     assert text.endswith("\n\x1b[?7h\x1b[?25h") and text.count("\x1b[?25h") == 1
 
 
-def test_terminal_clears_when_its_size_changes_and_cuts_what_does_not_fit():
+def test_terminal_clears_when_its_size_changes():
     out = io.StringIO()
-    sizes = iter([os.terminal_size((200, 50)), os.terminal_size((80, 10))])
+    sizes = iter([os.terminal_size((200, 50)), os.terminal_size((80, 18))])
     term = Terminal(out, legend=["legend"], size=lambda: next(sizes))
     term(panel())
     term(panel())
     term.close()
     first, second = out.getvalue().split("\x1b[H")[1:]
     assert first.count("\x1b[K\n") == 34  # a box of 32 half-block rows, then the legend
-    assert second.count("\x1b[K\n") == 9  # cut at 10 rows: nothing scrolls
+    assert second.count("\x1b[K\n") == 16  # braille between bars, the legend: 17 rows
     assert out.getvalue().count("\x1b[2J") == 3
+
+
+def shown_lines(text: str) -> list[str]:
+    """The lines of the last drawing in ``text``."""
+    return text.split("\x1b[H")[-1].split("\x1b[K\x1b[J")[0].split("\x1b[K\n")
+
+
+@pytest.mark.parametrize(
+    ("image", "legend", "needs"),
+    [
+        ((128, 64), ["legend"], "66×17"),  # braille, a bar each side, and the legend
+        ((128, 64), ["x" * 76, "keys"], "76×18"),  # the legend wider than the picture
+        ((256, 64), [], "130×16"),
+    ],
+)
+def test_a_terminal_too_small_says_the_size_it_needs_instead(image, legend, needs):
+    columns, rows = map(int, needs.split("×"))
+    for small in ((columns - 1, rows), (columns, rows - 1), (20, 5)):
+        out = io.StringIO()
+        term = Terminal(out, legend=legend, size=lambda small=small: os.terminal_size(small))
+        term(panel(*image))
+        has = f"{small[0]}×{small[1]}"
+        assert shown_lines(out.getvalue()) == [f"terminal too small: needs {needs}, has {has}"]
+    out = io.StringIO()
+    term = Terminal(out, legend=legend, size=lambda: os.terminal_size((columns, rows)))
+    term(panel(*image))  # just enough: the picture in braille, the legend under it
+    lines = shown_lines(out.getvalue())
+    assert len(lines) == rows and lines[len(lines) - len(legend) :] == legend
+    assert all(len(line) <= columns for line in lines) and "\u2800" <= lines[0][1] <= "\u28ff"
+
+
+def test_the_notice_and_the_legend_change_words_at_once():
+    out = io.StringIO()
+    sizes = [os.terminal_size((80, 24))]
+    term = Terminal(out, legend=["quit Q"], size=lambda: sizes[-1])
+    term.relabel(["stoppen Q"], "te klein: {need}, {has}")  # nothing drawn yet: no drawing
+    assert "\x1b[H" not in out.getvalue()
+    term(panel())
+    assert shown_lines(out.getvalue())[-1] == "stoppen Q"
+    term.relabel(["quitter Q"], "trop petit : {need}, {has}")
+    assert shown_lines(out.getvalue())[-1] == "quitter Q"  # drawn again, the new legend
+    drawn = out.getvalue().count("\x1b[H")
+    term.relabel(["quitter Q"], "trop petit : {need}, {has}")  # the same: not drawn again
+    assert out.getvalue().count("\x1b[H") == drawn
+    sizes.append(os.terminal_size((40, 10)))
+    term.redraw()
+    assert shown_lines(out.getvalue()) == ["trop petit : 66×17, 40×10"]
 
 
 def test_redraw_draws_the_last_frame_again_at_the_new_size():

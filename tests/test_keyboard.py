@@ -268,6 +268,45 @@ def test_the_terminal_while_playing_and_after(pty_pair, monkeypatch):
     assert text.endswith("\x1b[?7h\x1b[?25hGame in progress after round 1 (target 30 VP)\r\n")
 
 
+def played_in(monkeypatch, pty_pair, keys: bytes, size: tuple[int, int], *argv: str):
+    """``companion simulate ARGV`` in a terminal of ``size`` (columns, rows), ``keys``
+    typed: (exit status, what the terminal showed, split into frames)."""
+    master, slave = pty_pair
+    monkeypatch.setenv("COLUMNS", str(size[0]))
+    monkeypatch.setenv("LINES", str(size[1]))
+    typed_once_raw(monkeypatch, master, keys)
+    terminal = open(slave, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    monkeypatch.setattr("sys.stdin", terminal)
+    screen = Screen(master)
+    args = build_parser().parse_args(["simulate", "--fast", *argv])
+    code = simulate_command(args, out=terminal, err=terminal)
+    terminal.flush()
+    os.close(slave)
+    return code, screen.text().split("\x1b[H")[1:]
+
+
+def test_the_legend_follows_the_language_set_on_the_settings_screen(pty_pair, monkeypatch):
+    # Tab holds OK: the settings, from the Join screen; → turns English into French.
+    code, frames = played_in(monkeypatch, pty_pair, b"\t\x1b[C\x1b", (80, 24))
+    assert code == 0
+    english, french = (
+        legend(shipped_keymap(), catalog("en")),
+        legend(shipped_keymap(), catalog("fr")),
+    )
+    assert english != french and english[1] in frames[0]
+    assert french[1] in frames[-1] and english[1] not in frames[-1]
+    first = next(i for i, frame in enumerate(frames) if french[1] in frame)
+    assert all(english[1] in frame for frame in frames[:first])  # until the change
+
+
+def test_a_terminal_too_small_is_told_the_size_it_needs(pty_pair, monkeypatch):
+    code, frames = played_in(monkeypatch, pty_pair, b"\x1b", (60, 12), "--players", "2")
+    assert code == 0 and frames
+    assert all(
+        frame.startswith("terminal too small: needs 76×18, has 60×12\x1b[K") for frame in frames
+    )
+
+
 def test_ctrl_c_from_outside_still_restores_the_terminal(pty_pair, monkeypatch):
     """A SIGINT (not the Ctrl-C key: raw mode reads that as a key) while a key acts."""
     import threading

@@ -53,9 +53,19 @@ def test_the_bot_strengths_are_the_registrys_everywhere(capsys):
 
 def test_the_languages_are_the_catalogs_everywhere(capsys):
     offered = refused(capsys, "simulate", "--lang", "xx")
+    assert offered.count("\n") == 1 and "no language 'xx'" in offered
     text = (DOCS / "config.md").read_text("utf-8")
     for code in languages():
         assert code in offered and f'"{code}"' in text
+
+
+@pytest.mark.parametrize("command", ["simulate", "replay"])
+def test_lang_help_lists_the_catalogs_languages(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    helped = " ".join(capsys.readouterr().out.split())  # the help's lines joined again
+    *most, last = languages()
+    assert f"{', '.join(most)} or {last}" in helped.split("--lang LANG", 1)[1]
 
 
 def test_building_the_command_line_loads_no_registry():
@@ -72,4 +82,5 @@ def test_building_the_command_line_loads_no_registry():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split()
     heavy = ("companion.table", "companion.game", "companion.app", "companion.rules")
+    heavy += ("companion.ui",)  # the languages: read from the catalogs when needed
     assert [m for m in loaded if m.startswith(heavy)] == []

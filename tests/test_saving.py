@@ -6,7 +6,7 @@ from __future__ import annotations
 import errno
 import json
 
-from helpers import fast_game
+from helpers import fast_game, simulate
 
 from companion.app.simulator import Simulator
 from companion.app.sinks import Saver
@@ -64,3 +64,77 @@ def test_the_simulated_table_plays_on_when_it_cannot_save(tmp_path):
         sim.close()
     cannot = [e for e in sim.errors if e.startswith("cannot save the game")]
     assert len(cannot) == 1 and (tmp_path / "game.json").is_dir()
+
+
+THREE_ROUNDS = "".join(
+    f"press P{seat} {card}\n"
+    for seat, card in [
+        *[(1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (3, 6)],
+        *[(1, 3), (1, 4), (2, 1), (2, 2), (3, 1), (3, 2)],
+        *[(1, 5), (1, 6), (2, 5), (2, 6), (3, 3), (3, 4)],
+    ]
+)
+
+ONE_ROUND = "".join(THREE_ROUNDS.splitlines(keepends=True)[:6])
+
+
+class ReadOnly:
+    """File operations on a card that turns read-only after ``writes`` files written."""
+
+    def __init__(self, writes: int):
+        self.writes = writes
+
+    def ops(self) -> FileOps:
+        def open_file(path, mode="r", *args, **kwargs):
+            if "w" in mode:
+                if self.writes == 0:
+                    raise OSError(errno.EROFS, "Read-only file system")
+                self.writes -= 1
+            return open(path, mode, *args, **kwargs)
+
+        return FileOps(open_file=open_file)
+
+
+def played(tmp_path, monkeypatch, writes: int, script: str = THREE_ROUNDS):
+    """Three rounds scripted with ``--state-dir``, the folder read-only after ``writes``
+    saves (the new game is the first): (status, stderr, the rounds in game.json)."""
+    card = ReadOnly(writes)
+    tmp_path.mkdir(exist_ok=True)
+    monkeypatch.setattr(
+        "companion.cli.simulate.StateDir", lambda path: StateDir(path, ops=card.ops())
+    )
+    (tmp_path / "script.txt").write_text(script)
+    folder = tmp_path / "state"
+    argv = ["--players", "3", "--fast", "--script", str(tmp_path / "script.txt")]
+    code, _, err = simulate(*argv, "--state-dir", str(folder))
+    game = folder / "game.json"
+    rounds = len(json.loads(game.read_text())["rounds"]) if game.exists() else None
+    return code, err, rounds
+
+
+def test_quitting_says_which_rounds_were_not_saved(tmp_path, monkeypatch):
+    code, err, rounds = played(tmp_path, monkeypatch, writes=2)
+    assert code == 0 and rounds == 1
+    lines = err.splitlines()
+    assert sum("cannot save the game" in line for line in lines) == 1  # told once, as it failed
+    assert lines[-1] == (
+        f"companion simulate: the game in {tmp_path / 'state'} is saved up to round 1; "
+        "rounds 2 to 3 were not saved (Read-only file system)"
+    )
+
+
+def test_one_round_not_saved_and_a_game_never_saved(tmp_path, monkeypatch):
+    _, err, rounds = played(tmp_path, monkeypatch, writes=1, script=ONE_ROUND)
+    assert rounds == 0 and err.splitlines()[-1].endswith(
+        "is saved as it began; round 1 was not saved (Read-only file system)"
+    )
+    _, err, rounds = played(tmp_path / "2", monkeypatch, writes=0, script=ONE_ROUND)
+    assert rounds is None and err.splitlines()[-1] == (
+        f"companion simulate: the game in {tmp_path / '2' / 'state'} was not saved "
+        "(Read-only file system)"
+    )
+
+
+def test_nothing_is_said_when_the_saves_worked_again_or_always(tmp_path, monkeypatch):
+    code, err, rounds = played(tmp_path, monkeypatch, writes=1000)
+    assert (code, rounds) == (0, 3) and "saved" not in err

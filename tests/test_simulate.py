@@ -102,6 +102,15 @@ def test_script_errors_are_named(tmp_path):
     assert code == 2 and out == "" and "bad.txt:1: cannot read 'press P1 9'" in err
 
 
+def test_a_long_bad_line_is_cut_and_the_cut_is_marked():
+    with pytest.raises(ScriptError) as caught:
+        parse_script("press P1 1\n" + "press " + "x" * 500 + "\tEND\n", "long.txt")
+    message = str(caught.value)
+    said = message.split("cannot read ", 1)[1].split(" (lines are", 1)[0]
+    assert message.startswith("long.txt:2: ") and len(said) <= 80
+    assert said.startswith("'press xxx") and "x..." in said and said.endswith("\\tEND'")
+
+
 def test_typed_lines(tmp_path, monkeypatch):
     typed = "press P1 1\npress P1 3\nbogus\npress P2 2\npress P2 5\npress P3 4\npress P3 8\n"
     monkeypatch.setattr("sys.stdin", io.StringIO(typed))

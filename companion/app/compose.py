@@ -102,6 +102,7 @@ class Table:
     oled: Oled
     beeper: Beeper
     inputs: tuple[Source, ...]  # started: sending to the app's queue
+    saver: Saver | None = None  # what keeps the game in the state folder, if there is one
 
 
 def open_keys(
@@ -136,9 +137,11 @@ def build(spec: Spec, stack: ExitStack) -> Table:
     sinks = [sound(keys.beeper, prefs), contrast(oled.contrast, prefs), stuck_keys(report)]
     bots = stack.enter_context(spec.bots(put, report))
     sinks.append(bots)
+    saver = None
     if spec.store is not None:
         flow, stored = _stored(spec, spec.store, stack, flow, put)
         sinks += stored
+        saver = next(sink for sink in stored if isinstance(sink, Saver))
     watchers = [w for make in spec.watchers if (w := make(stack, put, prefs, report)) is not None]
     if watchers:  # what the table shows now, until the loop draws its first frame
         shown = public_view(flow, spec.clock())
@@ -157,7 +160,7 @@ def build(spec: Spec, stack: ExitStack) -> Table:
     )
     for source in keys.inputs:
         source.start(put)
-    return Table(app, oled, keys.beeper, keys.inputs)
+    return Table(app, oled, keys.beeper, keys.inputs, saver)
 
 
 def _one_folder(spec: Spec) -> None:

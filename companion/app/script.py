@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import CompanionError
+from ..errors import CompanionError, shown
 from ..game.names import SeatNameError, check_name
 from ..table.events import HostKey
 
@@ -55,7 +55,7 @@ def parse_script(text: str, name: str = "script", first: int = 1) -> list[Line]:
             ((action, m) for pattern, action in _PATTERNS if (m := pattern.fullmatch(body))), None
         )
         if found is None:
-            raise ScriptError(f"{name}:{number}: cannot read {body[:80]!r} (lines are: {USAGE})")
+            raise ScriptError(f"{name}:{number}: cannot read {shown(body)} (lines are: {USAGE})")
         action, match = found
         if action == "pad":
             lines.append(Line(number, action, int(match[1]) - 1, int(match[2])))

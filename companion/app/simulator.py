@@ -240,6 +240,13 @@ class Simulator(Closing):
         return self.table.oled
 
     @property
+    def save_failed(self) -> str | None:
+        """Why the game's last save failed (``Read-only file system``), or None: it
+        worked, or there is no state folder."""
+        saver = self.table.saver
+        return saver.reason if saver is not None and saver.failing else None
+
+    @property
     def beeper(self):
         return self.table.beeper
 

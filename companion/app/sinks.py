@@ -63,7 +63,8 @@ class Saver:
         self.store = store
         self._put = put
         self._report = report
-        self.failing = False
+        self.failing = False  # the last save failed
+        self.reason = ""  # why it failed, in the OS's few words
 
     def __call__(self, effect: Effect) -> None:
         if isinstance(effect, GameChanged | GameFinished):
@@ -80,7 +81,7 @@ class Saver:
             if not self.failing:
                 self._report(f"{e}; the game goes on, and saving is tried again next round")
                 self._put(SaveFailed(e.reason))
-            self.failing = True
+            self.failing, self.reason = True, e.reason
             return
         for note in self.store.notes:
             self._report(note)

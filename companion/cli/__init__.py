@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..errors import shown
 from ..hw.panels import CONTROLLERS
 
 PROG = "companion"
@@ -19,9 +20,18 @@ class Parser(argparse.ArgumentParser):
     are spelt out whole: a shortened one could be taken for another (``--state`` for
     ``--state-dir``)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, examples: Sequence[str] = (), **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        self.examples = tuple(examples)
+
+    def format_help(self) -> str:
+        """The help, then ``examples:``, one command line a line, as given (argparse
+        would re-wrap an epilog into one paragraph)."""
+        text = super().format_help()
+        if not self.examples:
+            return text
+        return text + "\nexamples:\n" + "".join(f"  {line}\n" for line in self.examples)
 
     def error(self, message: str):
         if len(message) > MESSAGE_MAX:
@@ -49,7 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
     parser = Parser(
-        prog=PROG, description="Santo Domingo Companion: the card game's bookkeeping, exact."
+        prog=PROG,
+        description="Santo Domingo Companion: the card game's bookkeeping, exact.",
+        examples=(
+            "companion simulate --players 3",
+            "companion replay game.json",
+            "companion history stats",
+        ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
@@ -60,7 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_run(sub) -> None:
-    run = sub.add_parser("run", help="the device service: real pins and display")
+    run = sub.add_parser(
+        "run",
+        help="the device service: real pins and display",
+        examples=(
+            "companion run",
+            "companion run --config /etc/santo-domingo/companion.toml",
+        ),
+    )
     run.add_argument("--config", metavar="FILE", help="a TOML configuration file")
     run.set_defaults(run=_run_device)
 
@@ -71,6 +94,7 @@ def _add_pads(sub) -> None:
         help="try the pads, the host buttons and the buzzer: print every key event",
         description="Open the pads and the host buttons on the config's pins, as `companion "
         "run` does, and print each key event as it happens; each press beeps. Ctrl-C ends.",
+        examples=("companion pads", "companion pads --count 20 --config my-config.toml"),
     )
     pads.add_argument("--config", metavar="FILE", help="a TOML configuration file")
     pads.add_argument("--count", type=events, metavar="N", help="end after N key events")
@@ -92,6 +116,13 @@ def _add_simulate(sub) -> None:
         "simulate",
         help="the table on simulated pins, the OLED drawn in the terminal",
         description="Run the companion on mock pins and a simulated OLED.",
+        examples=(
+            "companion simulate --players 3",
+            "companion simulate --players 2 --bots normal --lang fr",
+            "companion simulate --players 0 --bots strong,normal,easy --seed 7 --fast",
+            "companion simulate --players 3 --fast --json --script game.txt",
+            "companion simulate --state-dir ~/santo-domingo --display ssd1322",
+        ),
     )
     sim.add_argument(
         "--players",
@@ -151,7 +182,10 @@ def _add_simulate(sub) -> None:
         action="store_true",
         help="a script goes on past the ranking into a new game (else it stops there)",
     )
-    sim.add_argument("--lang", type=language, help="language of the screens")
+    lang = sim.add_argument("--lang", type=language, help="language of the screens: %(languages)s")
+    # Read by the help, as %(languages)s, when it is printed: a parser of its own reads
+    # them anew (a catalog file added is a language at once).
+    lang.languages = Later(_languages)
     sim.add_argument(
         "--config", metavar="FILE", help="a TOML configuration file (default: the device's)"
     )
@@ -175,6 +209,11 @@ def _add_replay(sub) -> None:
         description="Replay a game record: one JSON game, or JSON Lines with one game per line. "
         "The format, the output and the errors are in docs/record-format.md.",
         epilog="Exit status: 0 when every game replayed, 2 when anything was refused.",
+        examples=(
+            "companion replay game.json",
+            "companion replay games.jsonl --json > states.jsonl",
+            "companion history export | companion replay - --lang nl",
+        ),
     )
     replay.add_argument("file", metavar="FILE", help="the record, or - for standard input")
     replay.add_argument(
@@ -187,19 +226,28 @@ def _add_replay(sub) -> None:
         metavar="N",
         help="processes for a large JSON Lines batch, up to 64 (0, the default: every CPU)",
     )
-    replay.add_argument(
-        "--lang", type=language, default="en", help="language of the narration (not of --json)"
+    lang = replay.add_argument(
+        "--lang",
+        type=language,
+        default="en",
+        help="language of the narration, %(languages)s (default en; not of --json)",
     )
+    lang.languages = Later(_languages)
     replay.set_defaults(run=_run_replay)
 
 
 def _add_bench(sub) -> None:
-    bench = sub.add_parser("bench", help="measure the engine and the simulated table")
+    bench = sub.add_parser(
+        "bench",
+        help="measure the engine and the simulated table",
+        examples=("companion bench", "companion bench --json", "companion bench --bots --games 60"),
+    )
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     bench.add_argument(
         "--games",
         type=games,
-        help="games to resolve (default 2000); with --bots, games per pairing (default 30)",
+        help="random games the engine's part replays (default 2000; the other parts are "
+        "as long as ever); with --bots, games per pairing (default 30)",
     )
     bench.add_argument("--seed", type=seed, default=1, help="seed of the random games")
     bench.add_argument(
@@ -238,15 +286,39 @@ def _add_history(sub) -> None:
         "history",
         help="the games played: list, export, import, stats",
         description="The games kept in the state folder's history.sqlite, newest first.",
+        examples=(
+            "companion history",
+            "companion history --state-dir ~/santo-domingo --json",
+            "companion history stats",
+            "companion history export > games.jsonl",
+        ),
     )
     where(history, None)
     history.add_argument("--json", action="store_true", help="a JSON list of the games")
     history.set_defaults(run=_run_history, verb="list", file=None)
     verbs = history.add_subparsers(title="commands", metavar="COMMAND")
-    export = verbs.add_parser("export", help="the records as JSON Lines that replay takes")
-    imports = verbs.add_parser("import", help="add the records of a JSON Lines file")
+    export = verbs.add_parser(
+        "export",
+        help="the records as JSON Lines that replay takes",
+        examples=(
+            "companion history export > games.jsonl",
+            "companion history export --state-dir ~/santo-domingo | companion replay -",
+        ),
+    )
+    imports = verbs.add_parser(
+        "import",
+        help="add the records of a JSON Lines file",
+        examples=(
+            "companion history import games.jsonl",
+            "companion history import games.jsonl --state-dir ~/santo-domingo",
+        ),
+    )
     imports.add_argument("file", metavar="FILE", help="one game record a line")
-    stats = verbs.add_parser("stats", help="wins, VP, rounds and cards played, per name")
+    stats = verbs.add_parser(
+        "stats",
+        help="wins, VP, rounds and cards played, per name",
+        examples=("companion history stats", "companion history stats --json"),
+    )
     stats.add_argument("--json", action="store_true", help="one JSON object: name -> figures")
     for verb, parser in (("export", export), ("import", imports), ("stats", stats)):
         where(parser, argparse.SUPPRESS)
@@ -268,7 +340,11 @@ def _run_history(args: argparse.Namespace) -> int:
 
 
 def _add_config(sub) -> None:
-    config = sub.add_parser("config", help="the device's settings and where each comes from")
+    config = sub.add_parser(
+        "config",
+        help="the device's settings and where each comes from",
+        examples=("companion config show", "companion config show --state-dir ~/santo-domingo"),
+    )
     config.set_defaults(run=lambda args: config.print_help() or 2)
     verbs = config.add_subparsers(title="commands", metavar="COMMAND")
     show = verbs.add_parser(
@@ -276,6 +352,10 @@ def _add_config(sub) -> None:
         help="print every effective value and where it came from",
         description="Every value the device uses, one a line, with where it came from: the "
         "packaged defaults < the config file < settings saved on the device < options.",
+        examples=(
+            "companion config show",
+            "companion config show --config my-config.toml --json",
+        ),
     )
     show.add_argument("--config", metavar="FILE", help="a TOML configuration file")
     show.add_argument("--state-dir", metavar="DIR", help="the state folder (settings.json)")
@@ -321,6 +401,12 @@ def _pad_sources() -> Sequence[str]:
     from ..app.inputs import PADS  # the one registry of where the pads are read
 
     return tuple(PADS)
+
+
+def _languages() -> Sequence[str]:
+    from ..ui.catalog import languages  # the one registry: the catalogs in ui/locale
+
+    return languages()
 
 
 STRENGTHS = Later(_strengths)
@@ -404,7 +490,7 @@ def language(text: str) -> str:
 
     if text not in languages():
         known = ", ".join(languages())
-        raise argparse.ArgumentTypeError(f"no language {text[:40]!r} (known: {known})")
+        raise argparse.ArgumentTypeError(f"no language {shown(text)} (known: {known})")
     return text
 
 
@@ -442,7 +528,7 @@ def _run_config_show(args: argparse.Namespace) -> int:
 
 
 def _run_bench(args: argparse.Namespace) -> int:
-    from .bench import bench_command, bots_command
+    from .bench import bench_command, bots_command, progress_on
 
     if args.bots:
         return bots_command(
@@ -452,6 +538,7 @@ def _run_bench(args: argparse.Namespace) -> int:
             as_json=args.json,
             out=sys.stdout,
             err=sys.stderr,
+            progress=progress_on(sys.stderr, "companion bench --bots"),
         )
     return bench_command(
         games=args.games or 2000,
@@ -461,6 +548,7 @@ def _run_bench(args: argparse.Namespace) -> int:
         out=sys.stdout,
         part=args.part,
         presses=args.presses,
+        progress=progress_on(sys.stderr) if args.part == "all" else lambda _line: None,
     )
 
 
@@ -473,6 +561,10 @@ def _add_bot(sub) -> None:
         '[[...], ...]} gets {"offer": G}; a bad request gets {"error": "..."}. '
         "The protocol is in docs/bot-protocol.md.",
         epilog="End of input ends the bot with exit status 0.",
+        examples=(
+            "companion bot < requests.jsonl",
+            "companion bot --strength strong --budget-ms 200 --seed 3",
+        ),
     )
     bot.add_argument(
         "--strength",

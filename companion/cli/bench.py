@@ -20,6 +20,22 @@ from ..game.randgame import random_game
 # The bench's clock, in seconds: every figure it times is a difference of two readings.
 # A test gives a fake one whose readings it knows.
 Clock = Callable[[], float]
+# Told a line before each part of the bench starts, for a person waiting at a terminal.
+Progress = Callable[[str], None]
+
+
+def progress_on(err: TextIO, command: str = "companion bench") -> Progress:
+    """A line on ``err`` before each part, flushed at once, when ``err`` is a terminal:
+    the bench takes most of a minute (minutes on a Pi). Nothing into a file or a pipe,
+    and never on standard output, where the figures go."""
+    if not err.isatty():
+        return lambda _line: None
+
+    def say(line: str) -> None:
+        err.write(f"{command}: {line}\n")
+        err.flush()
+
+    return say
 
 
 def engine_games_per_s(
@@ -320,16 +336,22 @@ def bench_command(
     budget_ms: int | None = None,
     bot_clock: Clock | None = None,
     table: Callable[[int], dict] = table_in_a_process,
+    progress: Progress = lambda _line: None,
 ) -> int:
-    """The figures, as JSON or as text lines and notes on ``out``. What the command line
-    does not set is a test's: the ``clock`` every figure is timed on, the work timed
-    (``positions`` and ``playouts`` for the playout rate, the strong bot's ``budget_ms``
-    and ``bot_clock`` as in ``decision_figures``) and where the simulated table's
-    figures come from (``table``, given the session's presses)."""
+    """The figures, as JSON or as text lines and notes on ``out``; ``progress`` is told
+    each part as it starts. ``games`` is the engine's part only: the random games it
+    replays. What the command line does not set is a test's: the ``clock`` every figure
+    is timed on, the work timed (``positions`` and ``playouts`` for the playout rate, the
+    strong bot's ``budget_ms`` and ``bot_clock`` as in ``decision_figures``) and where the
+    simulated table's figures come from (``table``, given the session's presses)."""
+    from ..game.bots import BUDGET_MS
+
     if part == "table":  # run in a process of its own, so its peak memory is its own
         out.write(json.dumps(table_figures(session=presses, clock=clock)) + "\n")
         return 0
+    progress(f"1/4 the engine: {games} random {_games(games)} replayed")
     per_s, rounds = engine_games_per_s(games, seed, clock)
+    progress(f"2/4 the strong bot's playouts, from {positions} positions")
     playouts_per_s = engine_playouts_per_s(seed, playouts, clock, positions)
     figures = {
         "engine_games_per_s": round(per_s, 1),
@@ -338,7 +360,10 @@ def bench_command(
         "games": games,
         "seed": seed,
     }
+    budget = BUDGET_MS if budget_ms is None else budget_ms
+    progress(f"3/4 the strong bot's decisions: {decisions} at {budget} ms each")
     figures.update(decision_figures(seed, decisions, playouts_per_s, clock, budget_ms, bot_clock))
+    progress(f"4/4 the simulated table: {presses} presses, then through the pad hub")
     figures.update(table(presses))
     if as_json:
         out.write(json.dumps(figures) + "\n")
@@ -349,12 +374,24 @@ def bench_command(
     return 0
 
 
+def _games(n: int) -> str:
+    return "game" if n == 1 else "games"
+
+
 def bots_command(
-    *, games: int, seed: int, budget_ms: int, as_json: bool, out: TextIO, err: TextIO
+    *,
+    games: int,
+    seed: int,
+    budget_ms: int,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+    progress: Progress = lambda _line: None,
 ) -> int:
     """``companion bench --bots``: every pairing of strengths, as a table or JSON on
-    ``out``; a bad ``games`` is one line on ``err`` and status 2."""
-    from ..game.tournament import ORDERS, SEATS, tournament
+    ``out``; ``progress`` is told each pairing as it starts. A bad ``games`` is one line
+    on ``err`` and status 2."""
+    from ..game.tournament import ORDERS, PAIRINGS, SEATS, play_pairing
 
     if games % len(ORDERS):
         err.write(
@@ -362,7 +399,10 @@ def bots_command(
             f"so that each side holds every seat equally often\n"
         )
         return 2
-    pairings = tournament(games, seed, budget_ms)
+    pairings = []
+    for n, (first, second) in enumerate(PAIRINGS, 1):
+        progress(f"{n}/{len(PAIRINGS)} {first} vs {second}: {games} {_games(games)}")
+        pairings.append(play_pairing(first, second, games, seed, budget_ms))
     if as_json:
         doc = {
             "seats": SEATS,

@@ -35,26 +35,29 @@ def bot_command(
     """Answer every request line of ``inp`` on ``out``. ``budget_ms`` on ``clock`` is the
     strong bot's time per decision; easy and normal answer at once."""
     bot = make_bot(strength, seed, budget_ms, clock)
-    for line in read_lines(inp):  # a line is at most 1 MB: a longer one is not kept
-        said = answer(bot, line) if isinstance(line, bytes) else {"error": TOO_LONG_ERROR}
+    # Every line counts, a blank one too: "line N" in an answer is the input's line N.
+    for number, line in enumerate(read_lines(inp), 1):  # at most 1 MB: longer is not kept
+        said = answer(bot, line, number) if isinstance(line, bytes) else {"error": TOO_LONG_ERROR}
         out.write(json.dumps(said, separators=(",", ":")) + "\n")
         out.flush()
     return 0
 
 
-def answer(bot: Bot, line: bytes | str) -> dict:
-    """The answer to one request line: ``{"cards": [...]}``, ``{"offer": G}`` or
-    ``{"error": "..."}``."""
+def answer(bot: Bot, line: bytes | str, number: int = 1) -> dict:
+    """The answer to the request on line ``number`` of the input: ``{"cards": [...]}``,
+    ``{"offer": G}`` or ``{"error": "..."}``."""
     try:
-        return _answer(bot, line)
+        return _answer(bot, line, number)
     except CompanionError as e:
         return {"error": str(e)}
     except Exception as e:  # a bug must not stop the program driving the bot
         return {"error": f"internal error: {type(e).__name__}: {shown(str(e))}"}
 
 
-def _answer(bot: Bot, line: bytes | str) -> dict:
-    request = parse_json(line)
+def _answer(bot: Bot, line: bytes | str, number: int) -> dict:
+    if not line.strip():
+        raise RecordError(f"line {number} is blank: a request is a JSON object on one line")
+    request = parse_json(line, number)
     if type(request) is not dict:
         raise RecordError(f"a request is a JSON object, got {shown(request)}")
     ask = request.get("ask")

@@ -95,10 +95,15 @@ HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
 NO_WRAP, WRAP = "\x1b[?7l", "\x1b[?7h"  # a line wider than the terminal is cut, not wrapped
 
 
+TOO_SMALL = "terminal too small: needs {need}, has {has}"
+
+
 class Terminal(Closing):
     """Draws each frame in place with ``legend`` under it, sized to the terminal, the
-    cursor hidden; ``pace`` seconds after each frame for eyes to follow. ``close`` (also
-    at exit) leaves the cursor shown under the last picture."""
+    cursor hidden; ``pace`` seconds after each frame for eyes to follow. A terminal too
+    small for the picture (in its smallest cells) and the legend gets one line instead,
+    ``too_small`` with the size it ``need``s and the size it ``has``. ``close`` (also at
+    exit) leaves the cursor shown under the last picture."""
 
     def __init__(
         self,
@@ -106,10 +111,12 @@ class Terminal(Closing):
         pace: float = 0.0,
         legend: Sequence[str] = (),
         size: Callable[[], os.terminal_size] = shutil.get_terminal_size,
+        too_small: str = TOO_SMALL,
     ):
         self.stream = stream
         self.pace = pace
         self.legend = list(legend)
+        self.too_small = too_small
         self._size = size
         self._shape: os.terminal_size | None = None  # a new size clears the screen
         self._lock = threading.Lock()  # frames come from the app, close from the main thread
@@ -138,10 +145,33 @@ class Terminal(Closing):
         finally:
             self._lock.release()
 
+    def relabel(self, legend: Sequence[str], too_small: str = TOO_SMALL) -> None:
+        """Other words under the picture (the table's language changed): the last frame is
+        drawn again with them, at once."""
+        with self._lock:
+            if (list(legend), too_small) == (self.legend, self.too_small):
+                return
+            self.legend, self.too_small = list(legend), too_small
+            if self._open and self._last is not None:
+                self._draw(self._last)
+
+    def needs(self, image: Image.Image) -> tuple[int, int]:
+        """The columns and rows ``image`` and the legend need at the least: the picture
+        in braille (2×4 pixels a character) with a bar on each side, the legend whole."""
+        width, height = image.size
+        columns = max([-(-width // 2) + 2, *(len(line) for line in self.legend)])
+        return columns, -(-height // 4) + len(self.legend)
+
     def _draw(self, image: Image.Image) -> None:
         size = self._size()
-        room = max(1, size.lines - len(self.legend))
-        lines = [*to_text(image, size.columns, room).split("\n"), *self.legend][: size.lines]
+        columns, rows = self.needs(image)
+        if size.columns < columns or size.lines < rows:
+            lines = [
+                self.too_small.format(need=f"{columns}×{rows}", has=f"{size.columns}×{size.lines}")
+            ]
+        else:
+            room = size.lines - len(self.legend)
+            lines = [*to_text(image, size.columns, room).split("\n"), *self.legend]
         clear = "\x1b[2J" if size != self._shape else ""
         self._shape = size
         # No newline after the last line: at the bottom row it would scroll the picture.

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -23,12 +24,14 @@ from ..app.compose import WatcherSource
 from ..app.device import PageUnavailable, page
 from ..app.effective import Effective
 from ..app.keymap import legend, play, shipped_keymap
+from ..app.loop import Watcher
 from ..app.script import Line, parse_script
 from ..app.simulator import Simulator, simulator_settings
 from ..errors import CompanionError, clip, where
 from ..game.boards import named_board
 from ..game.narrate import ending
 from ..game.record import GameRecord, state_to_dict
+from ..game.settings import DeviceSettings
 from ..rules import Board
 from ..sim.hub import HubMissing, firmware_command
 from ..sim.keyboard import raw_terminal, read_keys
@@ -74,7 +77,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
     draw = None
     try:
         if out.isatty() and not args.json:
-            draw = Terminal(out, args.pace, shown)
+            draw = Terminal(out, args.pace, shown, too_small=words.messages["terminal.too_small"])
         elif shown:
             err.write("".join(line + "\n" for line in shown))
         # Everything checked: a damaged settings.json may be set aside now, and said.
@@ -82,6 +85,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         sim = _simulator(
             err,
             listen,
+            legend_watcher(draw) if draw is not None and shown else None,
             players=args.players,
             fast=args.fast,
             speed=args.speed,
@@ -116,7 +120,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
     except CompanionError as e:
         err.write(f"companion simulate: {e}\n")
         return EXIT_BAD_INPUT
-    return _report(sim, recorder, args, draw is not None, out, err)
+    return _report(sim, recorder, args, draw is not None, out, err, store)
 
 
 def _settings(
@@ -163,22 +167,27 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _simulator(err: TextIO, listen: tuple[str, int] | None, **options: Any) -> Simulator | None:
-    """The simulated table, with the page for phones on ``listen`` if given; None when
-    the hub's firmware never answered or the page's address cannot be had (said on
-    ``err``: one line, as any bad input)."""
+def _simulator(
+    err: TextIO,
+    listen: tuple[str, int] | None,
+    legend: WatcherSource | None,
+    **options: Any,
+) -> Simulator | None:
+    """The simulated table, with the page for phones on ``listen`` if given and the
+    ``legend``'s watcher; None when the hub's firmware never answered or the page's
+    address cannot be had (said on ``err``: one line, as any bad input)."""
 
     def say(message: str) -> None:
         err.write(f"companion simulate: {message}\n")
         err.flush()
 
-    watchers: tuple[WatcherSource, ...] = ()
+    watchers: tuple[WatcherSource, ...] = () if legend is None else (legend,)
     where: list[str] = []  # the page's address, said once the table runs
     if listen is not None:
         store = options["store"]
         folder = store.path if store is not None else None
         volume = options["settings"].config.pins.has_volume  # the simulated buzzer's
-        watchers = (
+        watchers += (
             page(
                 *listen, folder, say=where.append, clock=time.monotonic, strict=True, volume=volume
             ),
@@ -212,6 +221,25 @@ def _legend(
     if keys or (window is not None and lines is None):
         return legend(shipped_keymap(), words)
     return []
+
+
+def legend_watcher(draw: Terminal) -> WatcherSource:
+    """A watcher of the table that gives ``draw`` the keys' legend (and its too-small
+    notice) in the table's language each time the language changes (on the settings
+    screen, or from the page)."""
+
+    def source(_stack, _put, prefs: DeviceSettings, _report) -> Watcher:
+        spoken = [prefs.language]
+
+        def watch(_view, prefs: DeviceSettings) -> None:
+            if prefs.language != spoken[0]:
+                spoken[0] = prefs.language
+                words = catalog(prefs.language)
+                draw.relabel(legend(shipped_keymap(), words), words.messages["terminal.too_small"])
+
+        return watch
+
+    return source
 
 
 def _play(
@@ -379,12 +407,48 @@ def _fan_out(
     return on_frame
 
 
+def unsaved(sim: Simulator, store: StateDir | None) -> str | None:
+    """What the state folder lacks of the game, when its last save failed (a read-only
+    card, a full disk): said once the table has stopped. None when nothing is lost."""
+    reason = sim.save_failed
+    game = sim.flow.game
+    if reason is None or store is None or game is None:
+        return None
+    now, saved = game.record, store.load().record
+    folder, played = where(store.path), len(now.rounds)
+    kept = len(saved.rounds) if saved is not None else 0
+    if saved is None:
+        return f"the game in {folder} was not saved ({reason})"
+    if kept > played or replace(now, rounds=now.rounds[:kept]) != saved:
+        if saved == replace(now, ended=False):  # all but that it was ended
+            return f"the game in {folder} is saved, but not that it was ended ({reason})"
+        return (
+            f"the game in {folder} is saved as it was after round {kept}, not as it is "
+            f"after round {played} ({reason})"
+        )
+    if kept == played:
+        return None
+    upto = "as it began" if kept == 0 else f"up to round {kept}"
+    missing = f"round {played} was" if kept + 1 == played else f"rounds {kept + 1} to {played} were"
+    return f"the game in {folder} is saved {upto}; {missing} not saved ({reason})"
+
+
 def _report(
-    sim: Simulator, recorder: Recorder, args: argparse.Namespace, drawn: bool, out, err
+    sim: Simulator,
+    recorder: Recorder,
+    args: argparse.Namespace,
+    drawn: bool,
+    out,
+    err,
+    store: StateDir | None = None,
 ) -> int:
-    """What the run leaves: the final state as JSON, or the last frame and the ranking."""
+    """What the run leaves: the final state as JSON, or the last frame and the ranking;
+    and on stderr, what the state folder lacks of the game."""
     for message in sim.errors:
         err.write(f"companion simulate: {message}\n")
+    lost = unsaved(sim, store)
+    if lost is not None:
+        err.write(f"companion simulate: {lost}\n")
     game = sim.flow.game
     if args.json:
         if game is None:

@@ -8,8 +8,10 @@ import sys
 from ..rules import RecordError
 
 
-def parse_json(text: str | bytes) -> object:
+def parse_json(text: str | bytes, line: int = 1) -> object:
     """JSON as the records use it: no NaN or Infinity, errors as ``RecordError``.
+    ``line``: the line of its input the text begins on (a JSON Lines reader's line
+    number), so that a syntax error names the line of the input it is on.
 
     Whatever the text holds, the only exception is a ``RecordError`` (or MemoryError):
     bad syntax, bytes that are not UTF-8, nesting deeper than Python's recursion limit,
@@ -22,7 +24,8 @@ def parse_json(text: str | bytes) -> object:
     except json.JSONDecodeError as e:
         # One message ends in " at" ("Invalid control character at"): say it once.
         msg = e.msg.removesuffix(" at")
-        raise RecordError(f"not valid JSON: {msg} at line {e.lineno} column {e.colno}") from None
+        at = f"line {e.lineno + line - 1} column {e.colno}"
+        raise RecordError(f"not valid JSON: {msg} at {at}") from None
     except UnicodeDecodeError as e:
         raise RecordError(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
     except RecursionError:
