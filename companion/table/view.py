@@ -201,12 +201,13 @@ class NameView:
 
 @dataclass(frozen=True, slots=True)
 class HistoryView:
-    """A page of the history: wins per name, or last games."""
+    """A page of the history: wins per person, or last games."""
 
     kind: str  # "wins" or "games"
     lines: tuple[Tally, ...] | tuple[PastGame, ...]
     page: int
     pages: int
+    played: bool = False  # whether the history has any game (abandoned ones too)
 
 
 Body = (
@@ -427,4 +428,4 @@ def _names(
         return NameView(mode.back.cursor, mode.choices, mode.choice, mode.spelled, letter)
     shown = pages(flow.past)
     kind, lines = shown[mode.page]
-    return HistoryView(kind, lines, mode.page, len(shown))
+    return HistoryView(kind, lines, mode.page, len(shown), bool(flow.past.games))

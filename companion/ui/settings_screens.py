@@ -80,23 +80,26 @@ def name_page(body: NameView, w: Catalog) -> Page:
 
 
 def history_page(body: HistoryView, w: Catalog) -> Page:
-    """Wins per name, or the last games: a line each, the page's number in the title."""
+    """Wins per person, or the last games: a line each, the page's number in the title.
+    No wins to show says why: no game yet, or no finished game with a named pad."""
     title = w.t(f"screen.history_{body.kind}", page=body.page + 1, pages=body.pages)
     if body.kind == "wins":
         wins = tuple(_win(t, w) for t in body.lines if isinstance(t, Tally))
-        return _page(title, wins or (w.t("screen.history_empty"),), None, "hint.history")
+        empty = w.t("screen.history_no_names" if body.played else "screen.history_empty")
+        return _page(title, wins or (empty,), None, "hint.history")
     games = tuple(_past(g, w) for g in body.lines if isinstance(g, PastGame))
     return _page(title, games, None, "hint.history")
 
 
 def _win(tally: Tally, w: Catalog) -> str:
-    who = w.who(tally.seat, tally.name, tally.bot)
+    bot = tally.bot and w.t("screen.history_bot", strength=w.t(f"bot.{tally.bot}"))
+    who = bot or tally.name
     return w.t("screen.history_win", who=who, wins=tally.wins, games=tally.games)
 
 
 def _past(game: PastGame, w: Catalog) -> str:
     when = {"day": game.day, "month": game.month}
-    if game.seat is None:
+    if game.seat is None:  # abandoned: no winner
         return w.t("screen.history_abandoned", **when)
     shared = game.shared
     who = w.t("screen.history_shared") if shared else w.who(game.seat, game.winner, game.bot)
