@@ -166,12 +166,14 @@ class SettingsView:
 
 @dataclass(frozen=True, slots=True)
 class RatesView:
-    """Your board's rates being entered: every space, and the one being set."""
+    """Your board's rates being entered: every space, the line under the cursor (a
+    space, or ``len(rates)``: *Keep*) and whether its rate is being changed."""
 
     rates: tuple[Rate | None, ...]
     space: int
-    first: bool  # "none": ◀ goes back one space
-    last: bool
+    editing: bool
+    first: bool  # changing a rate: "none", ◀ does nothing
+    last: bool  # changing a rate: the best offered, ▶ does nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,8 +408,10 @@ def _settings(
     if isinstance(mode, DiscardRates):
         return DiscardView()
     if isinstance(mode, RatesEditor):
+        if not mode.editing:
+            return RatesView(mode.rates, mode.space, False, False, False)
         choices, index = space_values(mode)
-        return RatesView(mode.rates, mode.space, index <= 0, index >= len(choices) - 1)
+        return RatesView(mode.rates, mode.space, True, index <= 0, index >= len(choices) - 1)
     p, shown = flow.prefs, settings_items(flow)
     values, index = settings_values(flow, shown[mode.cursor])
     board = board_of(p)

@@ -44,13 +44,18 @@ def settings_page(body: SettingsView, w: Catalog) -> Page:
 
 
 def rates_page(body: RatesView, w: Catalog) -> Page:
-    lines = tuple(
-        w.t("screen.rates_line", space=space, rate=_rate(rate, w))
-        for space, rate in enumerate(body.rates)
-    )
-    last = body.space == len(body.rates) - 1
-    hint = "hint.rates_last" if last else "hint.rates"
-    return _page(w.t("screen.rates"), lines, body.space, hint)
+    """A line per space, the one being changed with ◀ ▶ around its rate, then *Keep*."""
+    lines = tuple(_rate_line(body, space, rate, w) for space, rate in enumerate(body.rates))
+    if body.editing:
+        hint = "hint.rates_edit"
+    else:
+        hint = "hint.rates_keep" if body.space == len(body.rates) else "hint.rates"
+    return _page(w.t("screen.rates"), (*lines, w.t("screen.rates_keep")), body.space, hint)
+
+
+def _rate_line(body: RatesView, space: int, rate: Rate | None, w: Catalog) -> str:
+    key = "screen.rates_editing" if body.editing and space == body.space else "screen.rates_line"
+    return w.t(key, space=space, rate=_rate(rate, w))
 
 
 def discard_page(body: DiscardView, w: Catalog) -> Page:
