@@ -220,10 +220,10 @@ PAST = HistorySummary(
         PastGame(21, 11, "BRAM", 1, 30, shared=True),
     ),
     tally=(
-        Tally("ANNA", 0, 3, 4),
-        Tally("BRAM", 0, 1, 4),
-        Tally(None, 2, 1, 3),
-        Tally("ZOÉ", 0, 0, 1),
+        Tally("ANNA", 3, 4),
+        Tally("BRAM", 1, 4),
+        Tally(None, 1, 3, "strong"),
+        Tally("ZOÉ", 0, 1),
     ),
     recent=("ANNA", "BRAM", "ZOÉ"),
 )
@@ -259,6 +259,18 @@ def test_a_new_summary_keeps_the_page_in_range():
         table.key(HostKey.RIGHT)
     table.send(HistoryKnown(HistorySummary()))
     assert table.view.body.page == 0 and table.view.body.lines == ()
+
+
+def test_no_wins_to_show_says_whether_no_game_or_no_name_is_why():
+    table = history_from_the_menu()
+    table.send(HistoryKnown(HistorySummary(games=(PastGame(23, 11, None, 1, 30),))))
+    assert "No names yet" in shown_texts(table)  # a game of unnamed seats: nobody known
+    table.send(HistoryKnown(HistorySummary()))
+    assert "No game yet" in shown_texts(table)
+
+
+def shown_texts(table: Driver) -> list[str]:
+    return [i.text for i in screen(table.view, catalog("en")).items if hasattr(i, "text")]
 
 
 def test_the_settings_open_the_history_too():
@@ -316,7 +328,7 @@ def test_every_names_and_history_screen_fits(lang, size):
     words = catalog(lang)
     widest = HistorySummary(
         games=(PastGame(28, 12, "ÉÉÉÉÉÉÉÉ", 0, 999), PastGame(28, 12, None, None, None)),
-        tally=(Tally("ÉÉÉÉÉÉÉÉ", 0, 999, 999), Tally(None, 5, 99, 100)),
+        tally=(Tally("ÉÉÉÉÉÉÉÉ", 999, 999), Tally(None, 999, 999, "easy")),
         recent=("MMMMMMMM",),
     )
     table = names_list(widest)

@@ -91,8 +91,7 @@ def test_a_finished_game_keeps_its_seats_names_and_the_summary_follows(tmp_path)
     summary = told[0].summary
     vp = game.result["vp"][1]
     assert summary.games == (PastGame(23, 11, "BRAM", 1, vp),)
-    assert summary.tally[0] == Tally("BRAM", 0, 1, 1)
-    assert set(summary.tally[1:]) == {Tally("ANNA", 0, 0, 1), Tally(None, 2, 0, 1)}
+    assert summary.tally == (Tally("BRAM", 1, 1), Tally("ANNA", 0, 1))  # P3: nobody known
     assert summary.recent == ("ANNA", "BRAM")
 
 
@@ -106,6 +105,31 @@ def test_a_game_of_unnamed_seats_has_no_names_and_an_abandoned_one_no_winner(tmp
     assert finished.names is None
     assert told[-1].summary.games[0] == PastGame(23, 11, None, None, None)
     assert told[-1].summary.recent == ()
+
+
+def test_an_abandoned_game_is_listed_so_and_never_counts_as_a_win(tmp_path):
+    store = History(tmp_path, clock=lambda: NOON)
+    store.put(record(), names=("ANNA", "BRAM", None))  # finished: BRAM wins
+    store.put(record(target=30, ended=True), names=("ANNA", "BRAM", None))  # ended, BRAM ahead
+    store.put(record(target=30, rounds=ROUNDS[:1]), names=("ANNA", "BRAM", None))  # set aside
+    summary = store.summary()
+    vp = summary.games[2].vp
+    assert summary.games == (
+        PastGame(23, 11, None, None, None),
+        PastGame(23, 11, None, None, None),
+        PastGame(23, 11, "BRAM", 1, vp),
+    )
+    assert summary.tally == (Tally("BRAM", 1, 1), Tally("ANNA", 0, 1))
+
+
+def test_unnamed_seats_of_different_games_are_not_one_person(tmp_path):
+    store = History(tmp_path, clock=lambda: NOON)
+    for _ in range(3):  # P2 wins each game, unnamed: three people, none of them known
+        store.put(record(), names=("ANNA", None, None))
+    summary = store.summary()
+    assert summary.tally == (Tally("ANNA", 0, 3),)
+    assert [g.winner for g in summary.games] == [None] * 3
+    assert {g.seat for g in summary.games} == {1}  # each game's winner is its own P2
 
 
 # --- on the simulated table ---------------------------------------------------------------
@@ -156,10 +180,8 @@ def test_a_bot_is_tallied_by_its_strength_never_with_the_unnamed_seat_of_its_num
     assert summary.games[0] == PastGame(23, 11, None, 1, vp, False, "strong")
     assert summary.games[1] == PastGame(23, 11, None, 1, vp)
     assert set(summary.tally) == {
-        Tally(None, 0, 1, 2, "strong"),  # two bot seats in one game: each seat counts
-        Tally(None, 1, 1, 1),
-        Tally(None, 2, 0, 1),
-        Tally("ANNA", 0, 0, 2),
+        Tally(None, 1, 2, "strong"),  # two bot seats in one game: each seat counts
+        Tally("ANNA", 0, 2),  # the unnamed P2 who won the first game: nobody known
     }
 
 

@@ -89,13 +89,16 @@ def build() -> dict[str, Screen]:
     setup.key(HostKey.RIGHT)  # contrast 8 -> 9
     setup.ok()
     setup.ok()  # OK on "Your board's rates": the editor, on space 0
+    setup.ok()  # change space 0
     setup.key(HostKey.RIGHT)
     shots["rates"] = shot(setup)
-    setup.key(HostKey.LEFT)  # none again
-    setup.ok()
-    for _ in range(5):  # space 1: 3:1 down to none, then back to space 0
+    setup.ok()  # set: on to space 1
+    shots["rates-move"] = shot(setup)
+    for _ in range(15):
+        setup.key(HostKey.RIGHT)
+    shots["rates-keep"] = shot(setup)
+    for _ in range(17):  # back past space 0, with space 0 changed: asks first
         setup.key(HostKey.LEFT)
-    setup.key(HostKey.LEFT)  # out, with space 1 changed: asks first
     shots["discard"] = shot(setup)
 
     table = Driver(*start(new_flow(BOARDS, SLOW), 3, BOARDS[0], 30, 0.0))
@@ -457,15 +460,21 @@ def every_settings_screen(words, size) -> list[Screen]:
     table.key(HostKey.LEFT)
     table.ok()
     for _ in range(15):
+        table.ok()  # change the space
         table.key(HostKey.RIGHT)  # 5:2 and the like: the widest rates
         look()
         table.ok()
+        look()  # on to the next space, moving
+    table.ok()
     while not table.view.body.first:
         table.key(HostKey.LEFT)
     table.key(HostKey.RIGHT)  # 6:1 on space 15: out of order
     table.ok()
+    look()  # Keep
+    table.ok()
     look()  # refused: the notice names the spaces
     assert seen[-1].notice
+    table.ok()  # set as it is: on Keep
     while table.view.phase is Phase.RATES:
         table.key(HostKey.LEFT)
     look()  # Discard changes?

@@ -14,7 +14,7 @@ from companion.rules import Board, BoardError, Rate
 from companion.table import FAST, Phase, new_flow, start
 from companion.table.effects import SettingsChanged, Sound
 from companion.table.events import HostKey
-from companion.table.settings import TARGETS, items, out_of_order
+from companion.table.settings import SPACES, TARGETS, items, out_of_order
 from companion.table.state import MENU_ITEMS
 from companion.table.view import DiscardView, RatesView, SettingsView
 
@@ -171,14 +171,24 @@ def editor(prefs: DeviceSettings = DEFAULTS) -> Driver:
 
 
 def enter(driver: Driver, table_: tuple[Rate | None, ...]) -> None:
-    """Set every space with ◀ ▶ (from "none" up to the wanted rate), OK after each."""
+    """Change every space with OK, ◀ ▶ (from "none" up to the wanted rate) and OK, then
+    keep the table with OK on *Keep*."""
     for space, wanted in enumerate(table_):
-        assert driver.view.body.space == space
-        while not driver.view.body.first:
-            driver.key(HostKey.LEFT)
-        while driver.view.body.rates[space] != wanted:
-            driver.key(HostKey.RIGHT)
-        driver.ok()
+        assert driver.view.body.space == space and not driver.view.body.editing
+        set_rate(driver, wanted)
+    driver.ok()  # on Keep
+
+
+def set_rate(driver: Driver, wanted: Rate | None) -> None:
+    """Change the space under the cursor to ``wanted``; OK sets it and moves on a line."""
+    driver.ok()
+    assert driver.view.body.editing
+    space = driver.view.body.space
+    while not driver.view.body.first:
+        driver.key(HostKey.LEFT)
+    while driver.view.body.rates[space] != wanted:
+        driver.key(HostKey.RIGHT)
+    driver.ok()
 
 
 def test_the_editor_opens_on_the_chosen_sides_rates():
@@ -212,12 +222,15 @@ def test_a_table_out_of_order_is_refused_naming_the_space():
     enter(driver, tuple(wrong))
     assert driver.beeps[-1] is Sound.REFUSED
     assert driver.view.phase is Phase.RATES and driver.view.body.space == 9
+    assert driver.view.body.editing  # the space named is being changed
     assert driver.view.notice == ("screen.rates_wrong", (("space", 9), ("below", 8)))
     assert not changes(driver)
     driver.key(HostKey.RIGHT)  # 5:3 is still less than 3:2
     driver.key(HostKey.RIGHT)  # 3:2
-    for _ in range(16 - 9):  # on to space 15, and OK there checks the table again
-        driver.ok()
+    driver.ok()  # set: on to space 10
+    for _ in range(SPACES - 10):  # on to Keep, every rate as it is
+        driver.key(HostKey.RIGHT)
+    driver.ok()
     assert driver.view.phase is Phase.SETTINGS
     assert changes(driver)[-1].own_rates == OWN_RATES
 
@@ -231,28 +244,61 @@ def test_out_of_order_names_the_pair_the_rules_name():
 
 def test_each_space_steps_through_none_and_the_offered_rates():
     driver = editor()
-    driver.key(HostKey.RIGHT)  # space 0: none -> the worst rate offered
+    driver.ok()  # change space 0
+    driver.key(HostKey.RIGHT)  # none -> the worst rate offered
     assert driver.view.body.rates[0] == Rate(6, 1)
     driver.key(HostKey.LEFT)
     assert driver.view.body.rates[0] is None and driver.view.body.first
+    driver.key(HostKey.LEFT)  # below "none": refused, still on space 0
+    assert driver.beeps[-1] is Sound.REFUSED
+    assert driver.view.phase is Phase.RATES and driver.view.body.space == 0
     for _ in range(20):
         driver.key(HostKey.RIGHT)
     assert driver.view.body.last and driver.beeps[-1] is Sound.REFUSED
 
 
+def test_walking_back_changes_no_rate():
+    driver = editor()
+    mine = (Rate(6, 1), Rate(4, 1), Rate(3, 1), Rate(2, 1))
+    for rate in mine:
+        set_rate(driver, rate)
+    assert driver.view.body.space == 4
+    for space in (3, 2, 1, 0):
+        driver.key(HostKey.LEFT)
+        assert driver.view.body.space == space and not driver.view.body.editing
+        assert driver.view.body.rates[:4] == mine
+    for _ in range(4):  # and forward again past them
+        driver.key(HostKey.RIGHT)
+    assert driver.view.body.rates == (*mine, *BOARDS[0].rates[4:])
+    for _ in range(5):  # back past space 0: the changes would be lost, so it asks
+        driver.key(HostKey.LEFT)
+    assert isinstance(driver.view.body, DiscardView)
+    driver.key(HostKey.LEFT)  # no: back to the editor, every rate as it was set
+    assert driver.view.body.rates[:4] == mine
+
+
+def test_right_past_keep_is_refused():
+    driver = editor()
+    for _ in range(SPACES):
+        driver.key(HostKey.RIGHT)
+    assert driver.view.body.space == SPACES
+    driver.key(HostKey.RIGHT)
+    assert driver.beeps[-1] is Sound.REFUSED and driver.view.body.space == SPACES
+    driver.ok()  # keeps the table it opened with, as your own board
+    assert changes(driver)[-1].own_rates == BOARDS[0].rates
+
+
 def test_leaving_unchanged_goes_back_at_once():
     driver = editor()
-    driver.key(HostKey.LEFT)  # space 0 holds "none", its first value
+    driver.key(HostKey.LEFT)  # on space 0: leaves
     assert driver.view.phase is Phase.SETTINGS
 
 
 def test_leaving_with_changes_asks_first():
     driver = editor()
-    driver.ok()
-    driver.key(HostKey.LEFT)  # space 1: 3:1 -> 4:1
-    for _ in range(10):  # ◀ down to "none", back to space 0, and out: ask first
-        if isinstance(driver.view.body, DiscardView):
-            break
+    driver.key(HostKey.RIGHT)
+    set_rate(driver, None)  # space 1: 3:1 -> none, and on to space 2
+    for _ in range(3):  # back to space 1, 0, and out: ask first
         driver.key(HostKey.LEFT)
     assert isinstance(driver.view.body, DiscardView)
     driver.key(HostKey.RIGHT)  # no: back to the editor, the changes kept
@@ -291,7 +337,8 @@ def test_a_rate_from_a_board_file_is_offered_on_its_space():
     rates[15] = Rate(10, 7)  # not in the list
     driver = editor(DeviceSettings(board=OWN, own_rates=tuple(rates)))
     for _ in range(15):
-        driver.ok()
+        driver.key(HostKey.RIGHT)
+    driver.ok()
     driver.key(HostKey.RIGHT)
     driver.key(HostKey.LEFT)
     assert driver.view.body.rates[15] == Rate(10, 7)

@@ -126,7 +126,8 @@ def test_a_list_says_every_line_and_which_is_under_the_cursor():
     assert options["title"] == "New game" and options["cursor"] == 3
     assert options["lines"][3] == "B3: bot, strong" and options["lines"][-1] == "Start"
     rates = shot("rates")
-    assert len(rates["lines"]) == 16 and rates["lines"][0] == "Space 0: 6:1"
+    assert len(rates["lines"]) == 17 and rates["lines"][0] == "Space 0: ◀ 6:1 ▶"
+    assert rates["lines"][-1] == "Keep these rates"
 
 
 def test_plain_lines_have_no_cursor():

@@ -53,7 +53,7 @@ def check_names(names: object) -> Names:
 class PastGame(NamedTuple):
     """A game of the history as the device lists it: when it ended (UTC), its winner
     (the first one, by name or else by seat) and the winner's VP; None for a game
-    abandoned before it had a ranking."""
+    abandoned (ended from the menu, or set aside unfinished): it has no winner."""
 
     day: int
     month: int
@@ -65,11 +65,11 @@ class PastGame(NamedTuple):
 
 
 class Tally(NamedTuple):
-    """Wins per name: ``name`` None counts an unnamed seat by its seat number, or a bot by
-    its strength (``bot``), so a bot never mixes with a person."""
+    """Wins and games per person over the finished games: a pad's ``name``, or a bot by
+    its strength (``bot``, ``name`` None), so a bot never mixes with a person. An unnamed
+    seat is nobody known and has no tally."""
 
     name: str | None
-    seat: int
     wins: int
     games: int
     bot: str | None = None
@@ -77,7 +77,7 @@ class Tally(NamedTuple):
 
 class HistorySummary(NamedTuple):
     """The few facts of the history the device shows: the last games (newest first),
-    wins per name (most first) and the names of recent games (newest first)."""
+    wins per person (most first) and the names of recent games (newest first)."""
 
     games: tuple[PastGame, ...] = ()
     tally: tuple[Tally, ...] = ()

@@ -497,8 +497,10 @@ class History(Closing):
             raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
 
     def summary(self, last: int = LAST) -> HistorySummary:
-        """What the device's history screen shows: the ``last`` games, the wins per name
-        (an unnamed seat by its number) and the names of recent games, newest first."""
+        """What the device's history screen shows: the ``last`` games (an abandoned one
+        marked so, with no winner), the wins per person over the finished games (a pad's
+        name or a bot's strength, as ``history stats`` counts them; an unnamed seat is
+        nobody known and left out) and the names of recent games, newest first."""
         seen = self._seen()
         return HistorySummary(tuple(_past(g) for g in seen[:last]), _tally(seen), _recent(seen))
 
@@ -509,11 +511,11 @@ class History(Closing):
         rows = self._rows(
             "SELECT date, winners, iif(json_valid(result), json_extract(result, '$.vp'), NULL),"
             " names, iif(json_valid(record), json_extract(record, '$.players'), NULL),"
-            " iif(json_valid(record), json_extract(record, '$.bots'), NULL), result IS NULL"
-            " FROM games ORDER BY date DESC, rowid DESC"
+            " iif(json_valid(record), json_extract(record, '$.bots'), NULL), result IS NULL,"
+            " finished FROM games ORDER BY date DESC, rowid DESC"
         )
         seen, self.skipped = [], 0
-        for date, winners, vp, names, players, bots, no_result in rows:
+        for date, winners, vp, names, players, bots, no_result, finished in rows:
             try:
                 game = _Seen(
                     _date_text(date),
@@ -522,6 +524,7 @@ class History(Closing):
                     () if names is None else _texts(json.loads(names)),
                     int(players),
                     () if bots is None else _texts(json.loads(bots)),
+                    bool(finished),
                 )
                 if (
                     any(seat >= game.players for seat in game.winners)
@@ -545,7 +548,8 @@ def skipped(history: History) -> str:
 
 
 class _Seen(NamedTuple):
-    """A game as the summary sees it: ``vp`` None when it has no result."""
+    """A game as the summary sees it: ``vp`` None when it has no result; ``finished``
+    false when it was abandoned (ended from the menu with a ranking, or set aside)."""
 
     date: str
     winners: tuple[int, ...]
@@ -553,6 +557,12 @@ class _Seen(NamedTuple):
     names: tuple[str | None, ...]
     players: int
     bots: tuple[str | None, ...]
+    finished: bool
+
+    @property
+    def won(self) -> bool:
+        """Whether the game counts: finished, with its result and a winner."""
+        return self.finished and self.vp is not None and bool(self.winners)
 
     def name(self, seat: int) -> str | None:
         return self.names[seat] if seat < len(self.names) else None
@@ -562,29 +572,44 @@ class _Seen(NamedTuple):
 
 
 def _past(game: _Seen) -> PastGame:
+    """The game's line: abandoned (no winner), or its first winner."""
     when = datetime.fromisoformat(game.date)
-    if game.vp is None or not game.winners:
+    if not game.won:
         return PastGame(when.day, when.month, None, None, None)
+    assert game.vp is not None
     seat = game.winners[0]
     vp, shared = game.vp[seat], len(game.winners) > 1
     return PastGame(when.day, when.month, game.name(seat), seat, vp, shared, game.bot(seat))
 
 
 def _tally(games: list[_Seen]) -> tuple[Tally, ...]:
-    """Wins and games per name, over the games with a result; most wins first."""
-    counts: dict[tuple[str | None, int, str | None], list[int]] = {}
+    """Wins and games per person over the finished games, most wins first: a person is a
+    pad's name or a bot's strength; an unnamed seat is nobody known (the P1 of one game
+    is not the P1 of another) and is left out, as an abandoned game is."""
+    counts: dict[tuple[str | None, str | None], list[int]] = {}
     for game in games:
-        if game.vp is None:
+        if not game.won:
             continue
         for seat in range(game.players):
-            name, bot = game.name(seat), game.bot(seat)
-            key = (None, 0, bot) if bot else (name, 0 if name else seat, None)
+            key = _person(game, seat)
+            if key is None:
+                continue
             count = counts.setdefault(key, [0, 0])
             count[0] += seat in game.winners
             count[1] += 1
-    tally = [Tally(name, seat, wins, n, bot) for (name, seat, bot), (wins, n) in counts.items()]
-    order = lambda t: (-t.wins, t.games, t.bot or "", t.name or "", t.seat)  # noqa: E731
+    tally = [Tally(name, wins, n, bot) for (name, bot), (wins, n) in counts.items()]
+    order = lambda t: (-t.wins, t.games, t.bot or "", t.name or "")  # noqa: E731
     return tuple(sorted(tally, key=order))
+
+
+def _person(game: _Seen, seat: int) -> tuple[str | None, str | None] | None:
+    """Who ``seat`` of ``game`` is for the tally: (name, bot strength), None if nobody
+    known. A bot is its strength, whatever the pad's name."""
+    bot = game.bot(seat)
+    if bot:
+        return None, bot
+    name = game.name(seat)
+    return (name, None) if name else None
 
 
 def _recent(games: list[_Seen]) -> tuple[str, ...]:

@@ -7,10 +7,12 @@ first item leaves the settings; ▶ past the last value is refused. *Your board*
 change applies at once (contrast and volume are felt, the language is read) and is sent
 as ``SettingsChanged``.
 
-The rates editor shows one trader space at a time: ◀ ▶ step through "none" and the
-offered rates (worst first), OK goes on to the next space; OK on space 15 checks the
-whole table as a record's is checked and keeps it, or names the space out of order and
-stays there. ◀ below space 0's first value leaves, asking first if anything changed.
+The rates editor lists the trader spaces and a *Keep* line after them. Moving never
+changes a rate: ◀ ▶ move along the lines (◀ on space 0 leaves, asking first if anything
+changed; ▶ on *Keep* is refused), OK on a space changes it. Changing a space, ◀ ▶ step
+through "none" and the offered rates (worst first, refused past either end), and OK
+sets it and moves on to the next line. OK on *Keep* checks the whole table as a
+record's is checked and keeps it, or names the space out of order and changes it.
 """
 
 from __future__ import annotations
@@ -142,7 +144,8 @@ def _editor(flow: Flow, back: SettingsList) -> RatesEditor:
 
 def space_values(editor: RatesEditor) -> tuple[tuple[Rate | None, ...], int]:
     """ "none" and the offered rates, with the space's rate when the editor opened (one
-    from a board file may not be among them), and the index of the rate it has now."""
+    from a board file may not be among them), and the index of the rate it has now
+    (the editor on a trader space, not on *Keep*)."""
     rate = editor.rates[editor.space]
     shown = (*offered_rates(), editor.opened[editor.space], rate)
     offered = {r for r in shown if r is not None}
@@ -153,23 +156,39 @@ def space_values(editor: RatesEditor) -> tuple[tuple[Rate | None, ...], int]:
 def rates(flow: Flow, editor: RatesEditor, event: Press, now: float) -> Step:
     if not isinstance(event, HostPress):
         return flow, ()
-    if event.key is HostKey.OK:
-        if editor.space < SPACES - 1:
-            return replace(flow, mode=replace(editor, space=editor.space + 1)), (CLICK,)
-        return _keep(flow, editor, now)
-    choices, current = space_values(editor)
-    index = current + (1 if event.key is HostKey.RIGHT else -1)
-    if index >= len(choices):
+    if editor.editing:
+        return _change(flow, editor, event.key)
+    return _move(flow, editor, event.key, now)
+
+
+def _move(flow: Flow, editor: RatesEditor, key: HostKey, now: float) -> Step:
+    """Along the lines, every rate as it is; OK changes a space, or keeps the table."""
+    if key is HostKey.OK:
+        if editor.space == SPACES:
+            return _keep(flow, editor, now)
+        return replace(flow, mode=replace(editor, editing=True)), (CLICK,)
+    space = editor.space + (1 if key is HostKey.RIGHT else -1)
+    if space > SPACES:
         return flow, (REFUSED,)
-    if index >= 0:
-        table = list(editor.rates)
-        table[editor.space] = choices[index]
-        return replace(flow, mode=replace(editor, rates=tuple(table))), (CLICK,)
-    if editor.space > 0:
-        return replace(flow, mode=replace(editor, space=editor.space - 1)), (CLICK,)
+    if space >= 0:
+        return replace(flow, mode=replace(editor, space=space)), (CLICK,)
     if editor.edited:
         return replace(flow, mode=DiscardRates(editor)), (CLICK,)
     return replace(flow, mode=editor.back), (CLICK,)
+
+
+def _change(flow: Flow, editor: RatesEditor, key: HostKey) -> Step:
+    """The space's rate, one step worse or better; OK sets it and moves on a line."""
+    if key is HostKey.OK:
+        done = replace(editor, editing=False, space=editor.space + 1)
+        return replace(flow, mode=done), (CLICK,)
+    choices, current = space_values(editor)
+    index = current + (1 if key is HostKey.RIGHT else -1)
+    if not 0 <= index < len(choices):
+        return flow, (REFUSED,)
+    table = list(editor.rates)
+    table[editor.space] = choices[index]
+    return replace(flow, mode=replace(editor, rates=tuple(table))), (CLICK,)
 
 
 def discard(flow: Flow, mode: DiscardRates, event: Press, now: float) -> Step:
@@ -183,12 +202,12 @@ def discard(flow: Flow, mode: DiscardRates, event: Press, now: float) -> Step:
 
 def _keep(flow: Flow, editor: RatesEditor, now: float) -> Step:
     """The whole table checked as a record's is: kept as your board, or refused on the
-    space out of order, with the space below it that pays more per good."""
+    space out of order (being changed), with the space below it that pays more per good."""
     try:
         Board(editor.rates)
     except BoardError:
         below, above = out_of_order(editor.rates)
-        flow = replace(flow, mode=replace(editor, space=above))
+        flow = replace(flow, mode=replace(editor, space=above, editing=True))
         return notice(flow, "screen.rates_wrong", now, space=above, below=below), (REFUSED,)
     flow, effects = change(flow, {"board": OWN, "own_rates": editor.rates})
     return replace(flow, mode=editor.back), effects

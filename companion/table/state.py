@@ -197,12 +197,15 @@ class SettingsList:
 
 @dataclass(frozen=True, slots=True)
 class RatesEditor:
-    """Your own board's rates being entered; kept only once the whole table is right."""
+    """Your own board's rates being entered; kept only once the whole table is right.
+    ``space`` is the line under the cursor: a trader space, or the *Keep* line after the
+    last; ``editing``, whether ◀ ▶ change its rate (else they move between the lines)."""
 
     back: SettingsList
     opened: tuple[Rate | None, ...]  # the table it opened with: its rates stay on offer
     rates: tuple[Rate | None, ...]
     space: int = 0
+    editing: bool = False
     phase: ClassVar[Phase] = Phase.RATES
 
     @property

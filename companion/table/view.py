@@ -176,12 +176,14 @@ class SettingsView:
 
 @dataclass(frozen=True, slots=True)
 class RatesView:
-    """Your board's rates being entered: every space, and the one being set."""
+    """Your board's rates being entered: every space, the line under the cursor (a
+    space, or ``len(rates)``: *Keep*) and whether its rate is being changed."""
 
     rates: tuple[Rate | None, ...]
     space: int
-    first: bool  # "none": ◀ goes back one space
-    last: bool
+    editing: bool
+    first: bool  # changing a rate: "none", ◀ does nothing
+    last: bool  # changing a rate: the best offered, ▶ does nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,12 +213,13 @@ class NameView:
 
 @dataclass(frozen=True, slots=True)
 class HistoryView:
-    """A page of the history: wins per name, or last games."""
+    """A page of the history: wins per person, or last games."""
 
     kind: str  # "wins" or "games"
     lines: tuple[Tally, ...] | tuple[PastGame, ...]
     page: int
     pages: int
+    played: bool = False  # whether the history has any game (abandoned ones too)
 
 
 Body = (
@@ -420,8 +423,10 @@ def _settings(
     if isinstance(mode, DiscardRates):
         return DiscardView()
     if isinstance(mode, RatesEditor):
+        if not mode.editing:
+            return RatesView(mode.rates, mode.space, False, False, False)
         choices, index = space_values(mode)
-        return RatesView(mode.rates, mode.space, index <= 0, index >= len(choices) - 1)
+        return RatesView(mode.rates, mode.space, True, index <= 0, index >= len(choices) - 1)
     p, shown = flow.prefs, settings_items(flow)
     values, index = settings_values(flow, shown[mode.cursor])
     board = board_of(p)
@@ -442,4 +447,4 @@ def _names(
         return NameView(mode.back.cursor, mode.choices, mode.choice, mode.spelled, letter)
     shown = pages(flow.past)
     kind, lines = shown[mode.page]
-    return HistoryView(kind, lines, mode.page, len(shown))
+    return HistoryView(kind, lines, mode.page, len(shown), bool(flow.past.games))

@@ -44,13 +44,18 @@ def settings_page(body: SettingsView, w: Catalog) -> Page:
 
 
 def rates_page(body: RatesView, w: Catalog) -> Page:
-    lines = tuple(
-        w.t("screen.rates_line", space=space, rate=_rate(rate, w))
-        for space, rate in enumerate(body.rates)
-    )
-    last = body.space == len(body.rates) - 1
-    hint = "hint.rates_last" if last else "hint.rates"
-    return _page(w.t("screen.rates"), lines, body.space, hint)
+    """A line per space, the one being changed with ◀ ▶ around its rate, then *Keep*."""
+    lines = tuple(_rate_line(body, space, rate, w) for space, rate in enumerate(body.rates))
+    if body.editing:
+        hint = "hint.rates_edit"
+    else:
+        hint = "hint.rates_keep" if body.space == len(body.rates) else "hint.rates"
+    return _page(w.t("screen.rates"), (*lines, w.t("screen.rates_keep")), body.space, hint)
+
+
+def _rate_line(body: RatesView, space: int, rate: Rate | None, w: Catalog) -> str:
+    key = "screen.rates_editing" if body.editing and space == body.space else "screen.rates_line"
+    return w.t(key, space=space, rate=_rate(rate, w))
 
 
 def discard_page(body: DiscardView, w: Catalog) -> Page:
@@ -80,23 +85,26 @@ def name_page(body: NameView, w: Catalog) -> Page:
 
 
 def history_page(body: HistoryView, w: Catalog) -> Page:
-    """Wins per name, or the last games: a line each, the page's number in the title."""
+    """Wins per person, or the last games: a line each, the page's number in the title.
+    No wins to show says why: no game yet, or no finished game with a named pad."""
     title = w.t(f"screen.history_{body.kind}", page=body.page + 1, pages=body.pages)
     if body.kind == "wins":
         wins = tuple(_win(t, w) for t in body.lines if isinstance(t, Tally))
-        return _page(title, wins or (w.t("screen.history_empty"),), None, "hint.history")
+        empty = w.t("screen.history_no_names" if body.played else "screen.history_empty")
+        return _page(title, wins or (empty,), None, "hint.history")
     games = tuple(_past(g, w) for g in body.lines if isinstance(g, PastGame))
     return _page(title, games, None, "hint.history")
 
 
 def _win(tally: Tally, w: Catalog) -> str:
-    who = w.who(tally.seat, tally.name, tally.bot)
+    bot = tally.bot and w.t("screen.history_bot", strength=w.t(f"bot.{tally.bot}"))
+    who = bot or tally.name
     return w.t("screen.history_win", who=who, wins=tally.wins, games=tally.games)
 
 
 def _past(game: PastGame, w: Catalog) -> str:
     when = {"day": game.day, "month": game.month}
-    if game.seat is None:
+    if game.seat is None:  # abandoned: no winner
         return w.t("screen.history_abandoned", **when)
     shared = game.shared
     who = w.t("screen.history_shared") if shared else w.who(game.seat, game.winner, game.bot)
