@@ -632,3 +632,21 @@ def test_a_bug_in_the_history_writer_is_said_once_and_the_writer_lives_on(tmp_pa
     first, *trace = said[0].splitlines()
     assert first.startswith("the history's writer failed (TypeError); the game goes on")
     assert trace[-1] == "TypeError: a bug" and said[-1] == "the history is written again"
+
+
+def test_a_game_file_of_the_same_keys_as_one_written_is_written_at_the_next_power_on(
+    tmp_path, read_only_history
+):
+    """The game file's name is every game's: a game in it that ended while the history
+    was read-only is not taken for the game of the same keys written from it before."""
+    said: list[str] = []
+    for failing in (False, True):
+        read_only_history["on"] = failing
+        table = recorder(tmp_path, said)
+        table[0].start()
+        play(table[::-1], *a_game())  # saved first: the look after the game sees it ended
+        table[0].close()
+    read_only_history["on"] = False
+    at_power_on, _saver = recorder(tmp_path, said)
+    at_power_on.start()  # the first power-on with the history back
+    assert games_in(tmp_path) == [record(), record()]

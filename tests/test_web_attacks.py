@@ -93,6 +93,7 @@ JSON = b"Content-Type: application/json"
             b"400",
         ),
         (head(b"POST /api/pair HTTP/1.1", JSON, length=False), b"411"),  # where does it end?
+        (head(b"POST /api/pair HTTP/1.1", PLAIN, b"Expect: 100-continue"), b"415"),  # no 100
         (  # a space before the colon: not the length to the server, one to a proxy
             head(b"POST /api/pair HTTP/1.1", JSON, b"Content-Length : 105", length=False),
             b"400",
@@ -270,11 +271,15 @@ def test_room_is_made_from_the_longest_waiting_of_the_busiest_address():
     assert make_room(opened(("a", 1, True), ("a", 2, True)), "a", 9, 2) == (False, None)
 
 
-def test_a_request_head_larger_than_its_limit_is_closed_unanswered(served):
+def test_a_request_head_larger_than_its_limit_is_answered_431_and_closed(served):
     """Headers are read up to HEAD_MAX bytes: 40 connections of 100 headers of 64 KB each
     (http.server's own limits) would hold hundreds of MB on a Pi Zero."""
     big = b"X-Filler: " + b"a" * 60_000
-    assert everything(served.server.address[1], head(b"GET /api/view HTTP/1.1", big)) == b""
+    said = everything(served.server.address[1], head(b"GET /api/view HTTP/1.1", big))
+    assert said.startswith(b"HTTP/1.1 431 ") and said.count(b"HTTP/1.") == 1  # then closed
+    long_line = b"GET /" + b"a" * 17_000 + b" HTTP/1.1"
+    said = everything(served.server.address[1], head(long_line, length=False, body=b""))
+    assert said.startswith(b"HTTP/1.1 431 ") and said.count(b"HTTP/1.") == 1
     fits = b"X-Filler: " + b"a" * 10_000  # a large head that fits is served
     assert everything(served.server.address[1], head(b"GET /api/view HTTP/1.1", fits)).startswith(
         b"HTTP/1.1 200"

@@ -186,6 +186,8 @@ def text(value: object) -> str:
         raise _Wrong("not text in quotes")
     if not value.strip():
         raise _Wrong("empty")
+    if "\0" in value:  # no name, path or word holds one: the OS refuses it in a path
+        raise _Wrong("a NUL character in it")
     return value
 
 
@@ -202,10 +204,7 @@ def ip_address(value: object) -> str:
 
 def path(value: object) -> Path:
     """A path; ``~`` is expanded, and a relative one is relative to the config file."""
-    name = text(value)
-    if "\0" in name:  # no file's name holds one: the OS refuses it
-        raise _Wrong("a path with a NUL character in it")
-    return Path(name).expanduser()
+    return Path(text(value)).expanduser()
 
 
 def board(value: object) -> str | Path:

@@ -284,7 +284,7 @@ class HistoryRecorder(Closing):
         game_file = store.load().path
         game = identify(store.ops, game_file) if game_file is not None else None
         if game_file is not None and game is not None and _over(game):
-            added += self._keep_file(game_file, game)
+            added += self._keep_file(game_file, game, game_file=True)
         held: list[Path] = []
         for path in store.kept_games():
             kept = identify(store.ops, path)
@@ -299,11 +299,16 @@ class HistoryRecorder(Closing):
         self._sweep = False
         store.prune(held, self._keep)
 
-    def _keep_file(self, path: Path, file: Identified) -> bool:
+    def _keep_file(self, path: Path, file: Identified, game_file: bool = False) -> bool:
         record = file.found.record
         assert record is not None
         return self.history.keep(
-            record, file=path.name, digest=file.digest, stamp=file.stamp, date=_dated(path)
+            record,
+            file=path.name,
+            digest=file.digest,
+            stamp=file.stamp,
+            date=_dated(path),
+            game_file=game_file,
         )
 
     def _tell(self) -> None:

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from PIL import Image
 
-from ..errors import Closing, CompanionError
+from ..errors import Closing, CompanionError, where
 
 
 class OutputError(CompanionError, ValueError):
@@ -232,8 +232,7 @@ class Recorder:
 
 
 def _cut(path: Path) -> str:
-    text = str(path)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return where(path)
 
 
 def _writable_folder(directory: Path, option: str) -> None:

@@ -48,8 +48,11 @@ def history_command(
         err.write(f"{NAME}: {message}\n")
 
     try:
-        found = _settings(config_path, state_dir, report)
+        heard: list[str] = []  # said once the folder is known to be one (else only that)
+        found = _settings(config_path, state_dir, heard.append)
         folder = _folder(state_dir, found.config.state_dir)
+        for message in heard:
+            report(message)
         words = catalog(found.settings.language)
         if verb == "import":
             assert file is not None

@@ -365,11 +365,13 @@ class History(Closing):
         digest: str,
         stamp: str = "",
         date: str | None = None,
+        game_file: bool = False,
     ) -> bool:
         """Make sure the history holds a game kept in the state folder: the file named
         ``file``, its contents' ``digest``, its ``stamp`` (what stays the same when it is
-        renamed: inode and time written). A file is matched to a game once, and two files
-        of the same record (the same keys pressed) are two games:
+        renamed: inode and time written; ``game_file``: the file is the game file, whose
+        name every game uses). A file is matched to a game once, and two files of the
+        same record (the same keys pressed) are two games:
 
         - a file seen before (by name, or by stamp under another name: the game file set
           aside since) is held;
@@ -380,9 +382,14 @@ class History(Closing):
 
         Whether a game was added."""
         db = self.connect()
+        # The game file's name is used again by every game, and two games may have one
+        # digest: only its stamp tells it. A kept file's name is its own (a copied
+        # folder gives its files new stamps, not new names).
+        by_name = "stamp = ?" if game_file else "1"
         seen = db.execute(
-            "SELECT file FROM kept WHERE digest = ? AND (file = ? OR (stamp = ? AND stamp != ''))",
-            (digest, file, stamp),
+            f"SELECT file FROM kept WHERE digest = ? AND ((file = ? AND {by_name})"
+            " OR (stamp = ? AND stamp != ''))",
+            (digest, file, *((stamp,) if game_file else ()), stamp),
         ).fetchone()
         db.execute("BEGIN")
         try:

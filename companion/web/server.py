@@ -490,7 +490,7 @@ class _DeadlineReader(io.RawIOBase):
         if left <= 0:
             raise TimeoutError("the request took too long")
         if self.budget <= 0:
-            raise ConnectionAbortedError("the request's head is too large")
+            raise HeadTooLarge(f"a request's line and headers are over {HEAD_MAX} bytes")
         if len(buffer) > self.budget:
             buffer = memoryview(buffer)[: int(self.budget)]
         self.sock.settimeout(left if self.stall is None else min(left, self.stall))
@@ -500,6 +500,25 @@ class _DeadlineReader(io.RawIOBase):
             self.sock.settimeout(self.stall)  # writing an answer: the stall timeout alone
         self.budget -= got
         return got
+
+
+class HeadTooLarge(ConnectionAbortedError):
+    """A request's line and headers went past ``HEAD_MAX`` bytes: answered 431, closed."""
+
+
+def _too_large_answer() -> bytes:
+    body = json.dumps(
+        {"error": f"headers: over {HEAD_MAX} bytes", "key": "web.error.body", "values": {}}
+    ).encode()
+    head = (
+        "HTTP/1.1 431 Request Header Fields Too Large\r\n"
+        "Content-Type: application/json; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+_TOO_LARGE = _too_large_answer()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -527,8 +546,17 @@ class _Handler(BaseHTTPRequestHandler):
         self._consumed = True
         try:
             super().handle_one_request()
+        except HeadTooLarge:  # where it ends is not known: said, and nothing read after
+            self.close_connection = True
+            with suppress(OSError):
+                self.wfile.write(_TOO_LARGE)
         except OSError:  # the peer left, stalled, or its place was taken: nobody to answer
             self.close_connection = True
+
+    def handle_expect_100(self) -> bool:
+        """No "100 Continue" before the request is checked: a refusal (413, 415, 421,
+        403) comes first, so no client is invited to send a body that is refused."""
+        return True
 
     def parse_request(self) -> bool:
         if not super().parse_request():
