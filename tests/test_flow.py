@@ -411,6 +411,8 @@ def test_a_game_set_aside_at_power_on_can_be_resumed_from_the_seats_screen():
     assert power_on.view.body.kept
     power_on.key(HostKey.LEFT)  # ◀ on the seats' screen: the games set aside
     assert power_on.view.phase is Phase.KEPT and power_on.view.body.games == ((3, 1), (4, 1))
+    assert power_on.view.body.cursor == 1  # on the newest: OK resumes it
+    power_on.key(HostKey.LEFT)  # "back"
     power_on.key(HostKey.LEFT)  # nothing before "back"
     assert power_on.effects[-1] == REFUSED
     power_on.key(HostKey.RIGHT)
@@ -428,6 +430,7 @@ def test_the_seats_screen_offers_no_list_without_games_set_aside():
     table.key(HostKey.LEFT)
     assert table.view.phase is Phase.JOIN
     table = Driver(replace(new_flow(BOARDS, FAST), kept=(records(fast_game(2))[-1],)))
+    table.key(HostKey.LEFT)
     table.key(HostKey.LEFT)
     table.ok()  # "back"
     assert table.view.phase is Phase.JOIN

@@ -74,7 +74,7 @@ def test_the_seats_screen_resumes_a_game_set_aside(set_aside):
         assert sim.flow.phase is Phase.RESUME  # the game of two, at power-on
         sim.run(parse_script("press LEFT\npress OK\n"))  # set it aside: the seats join
         assert sim.flow.phase is Phase.JOIN and len(sim.flow.kept) == 2
-        sim.run(parse_script("press LEFT\npress RIGHT\npress RIGHT\npress OK\n"))  # the older
+        sim.run(parse_script("press LEFT\npress RIGHT\npress OK\n"))  # the older
         assert sim.flow.phase is Phase.SELECT and len(sim.flow.game.record.rounds) == 3
         sim.run(parse_script(REST))
         assert sim.flow.game.over

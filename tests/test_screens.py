@@ -72,7 +72,6 @@ def build() -> dict[str, Screen]:
     aside.ok()
     shots["join-kept"] = shot(aside)
     aside.key(HostKey.LEFT)
-    aside.key(HostKey.RIGHT)
     shots["kept"] = shot(aside)
     setup = Driver(new_flow(BOARDS, FAST))
     setup.press(0, 1)

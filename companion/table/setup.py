@@ -120,7 +120,7 @@ def join(flow: Flow, mode: Join, event: Press, now: float) -> Step:
     if isinstance(event, HostPress) and event.key is HostKey.RIGHT:
         return replace(flow, mode=NamesList(mode)), (CLICK,)
     if isinstance(event, HostPress) and event.key is HostKey.LEFT and flow.kept:
-        return replace(flow, mode=KeptList()), (CLICK,)
+        return replace(flow, mode=KeptList(1)), (CLICK,)  # on the newest: OK resumes it
     if isinstance(event, HostPress) and event.key is HostKey.OK:
         if flow.pads:  # one person is enough: the options can add bots
             bots = flow.choice.bots[: PADS - len(flow.pads)]  # six seats in all

@@ -165,7 +165,10 @@ def _title(text: str, w: int) -> Text:
 
 
 def _lines(texts: list[str], w: int, top: int = LIST_TOP, pitch: int = 12) -> list[Item]:
-    return [_text(t, _fitting(t, w), 0, top + i * pitch) for i, t in enumerate(texts)]
+    """Lines one under the other, in one font (a sentence over two lines never changes
+    size halfway): the first in which every line fits."""
+    name = _fitting(max(texts, key=lambda t: width(t, font("body")), default=""), w)
+    return [_text(t, name, 0, top + i * pitch) for i, t in enumerate(texts)]
 
 
 def _list(texts: list[str], cursor: int, w: int) -> list[Item]:
