@@ -25,6 +25,7 @@ from companion.table import (
 )
 from companion.table.effects import REFUSED, ResumeKept
 from companion.table.events import HostDown, HostKey, HostUp, NameSet, PadDown, PadUp
+from companion.table.state import KeptGame
 from companion.table.view import OverView, TradeView
 
 
@@ -403,14 +404,16 @@ def test_a_game_set_aside_at_power_on_can_be_resumed_from_the_seats_screen():
     other = fast_game(4)
     other.play([(1,), (2,), (3,), (4,)])
     older = records(other)[-1]
-    flow = replace(new_flow(BOARDS, FAST), kept=(older,))
+    flow = replace(new_flow(BOARDS, FAST), kept=(KeptGame(older, "25/11 21:40"),))
     power_on = Driver(offer_resume(flow, saved))
     power_on.key(HostKey.LEFT)
     power_on.ok()  # set it aside: it comes first among the games set aside
-    assert power_on.view.phase is Phase.JOIN and power_on.flow.kept == (saved, older)
+    kept = (KeptGame(saved), KeptGame(older, "25/11 21:40"))
+    assert power_on.view.phase is Phase.JOIN and power_on.flow.kept == kept
     assert power_on.view.body.kept
     power_on.key(HostKey.LEFT)  # ◀ on the seats' screen: the games set aside
-    assert power_on.view.phase is Phase.KEPT and power_on.view.body.games == ((3, 1), (4, 1))
+    games = ((3, 1, ""), (4, 1, "25/11 21:40"))  # the one just set aside, then the older
+    assert power_on.view.phase is Phase.KEPT and power_on.view.body.games == games
     assert power_on.view.body.cursor == 1  # on the newest: OK resumes it
     power_on.key(HostKey.LEFT)  # "back"
     power_on.key(HostKey.LEFT)  # nothing before "back"
@@ -420,7 +423,7 @@ def test_a_game_set_aside_at_power_on_can_be_resumed_from_the_seats_screen():
     power_on.ok()  # the older one, four seats, after its first round
     assert power_on.view.phase is Phase.SELECT and power_on.view.body.round == 2
     assert power_on.flow.game.record == older and power_on.effects[-1] == ResumeKept(older)
-    assert power_on.flow.kept == (saved,)  # no longer one set aside
+    assert power_on.flow.kept == (KeptGame(saved),)  # no longer one set aside
     assert power_on.flow.pads == (0, 1, 2, 3)
 
 
@@ -429,7 +432,7 @@ def test_the_seats_screen_offers_no_list_without_games_set_aside():
     assert not table.view.body.kept
     table.key(HostKey.LEFT)
     assert table.view.phase is Phase.JOIN
-    table = Driver(replace(new_flow(BOARDS, FAST), kept=(records(fast_game(2))[-1],)))
+    table = Driver(replace(new_flow(BOARDS, FAST), kept=(KeptGame(records(fast_game(2))[-1]),)))
     table.key(HostKey.LEFT)
     table.key(HostKey.LEFT)
     table.ok()  # "back"

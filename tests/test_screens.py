@@ -25,7 +25,7 @@ from companion.table import FAST, Phase, Timing, new_flow, offer_resume, start
 from companion.table.bots import AskBot, BotChose
 from companion.table.events import HostDown, HostKey, HubMismatch, KeyStuck, PadDown
 from companion.table.setup import BOT_VALUES
-from companion.table.state import MENU_ITEMS
+from companion.table.state import MENU_ITEMS, KeptGame
 from companion.table.view import BoardView, OverView, PlayerView, ScoresView, StepView, View
 from companion.ui.catalog import catalog, languages
 from companion.ui.font import font
@@ -66,12 +66,14 @@ def build() -> dict[str, Screen]:
     shots["resume"] = shot(Driver(offer_resume(new_flow(BOARDS, FAST), _played())))
     backup = offer_resume(new_flow(BOARDS, FAST), _played(), backup=True)
     shots["resume-backup"] = shot(Driver(backup))
-    aside = Driver(offer_resume(new_flow(BOARDS, FAST), _played()))
+    older = KeptGame(_played(), "25/11 21:40")  # and one set aside on an earlier evening
+    aside = Driver(offer_resume(replace(new_flow(BOARDS, FAST), kept=(older,)), _played()))
     aside.key(HostKey.LEFT)
     shots["confirm-aside"] = shot(aside)
     aside.ok()
     shots["join-kept"] = shot(aside)
     aside.key(HostKey.LEFT)
+    aside.key(HostKey.RIGHT)  # the older: when it was played, beside the hint
     shots["kept"] = shot(aside)
     setup = Driver(new_flow(BOARDS, FAST))
     setup.press(0, 1)

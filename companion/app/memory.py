@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
 
 from ..errors import CompanionError
 from ..game.names import NO_HISTORY
@@ -12,7 +14,7 @@ from ..storage import Source, StateDir
 from ..storage.history import History, skipped
 from ..storage.settings import NamesFile
 from ..table import Flow, offer_resume
-from ..table.state import KEPT_SHOWN
+from ..table.state import KEPT_SHOWN, KeptGame
 from .sinks import Report
 
 
@@ -22,7 +24,9 @@ def power_on(flow: Flow, store: StateDir | None, report: Report) -> Flow:
     kept (the store never overwrites it)."""
     if store is None:
         return flow
-    kept = tuple(record for _path, record in store.unfinished_kept(KEPT_SHOWN))
+    kept = tuple(
+        KeptGame(record, _when(path)) for path, record in store.unfinished_kept(KEPT_SHOWN)
+    )
     flow = replace(flow, kept=kept)  # the games set aside, to resume from the seats' screen
     loaded = store.load()
     for message in loaded.messages:
@@ -43,3 +47,11 @@ def remembered(flow: Flow, names: NamesFile, history: History, report: Report) -
     if history.skipped:
         report(skipped(history))
     return replace(flow, names=names.names(report), past=past)
+
+
+def _when(path: Path) -> str:
+    """When a kept file was last written, in local time, as the list shows it."""
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime).strftime("%d/%m %H:%M")
+    except (OSError, ValueError, OverflowError):
+        return ""

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from queue import SimpleQueue
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..errors import Closing, CompanionError, clip, where
 from ..game.names import Names
@@ -113,6 +113,13 @@ class Saver:
             self._report(f"the saved game is kept as {kept}")
 
 
+class _Seen(NamedTuple):
+    """The state folder as the look through it found it."""
+
+    ended: tuple[Path, Identified] | None  # the game file, when its game ended
+    kept: list[tuple[Path, Identified]]  # the kept files that hold a game, oldest first
+
+
 class HistoryRecorder(Closing):
     """Writes every game that ends into the history: finished (the target reached) or
     abandoned (ended from the menu, or an unfinished game set aside for a new one). What
@@ -158,6 +165,7 @@ class HistoryRecorder(Closing):
         self._jobs: SimpleQueue[Effect | None] = SimpleQueue()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._stopping = False  # the thread took close()'s mark off the queue
         self.failing = False
 
     def __call__(self, effect: Effect) -> None:
@@ -196,18 +204,20 @@ class HistoryRecorder(Closing):
 
     def _run(self) -> None:
         self._write()
-        stop = False
-        while not stop:
-            batch = [self._jobs.get()]
-            while not self._jobs.empty():  # all that came meanwhile, in one try
-                batch.append(self._jobs.get())
-            for effect in batch:
-                if effect is None:
-                    stop = True
-                else:
-                    self._add(effect)
+        while not self._stopping:
+            self._take([self._jobs.get()])
             self._write()
         self.history.close()  # the thread that wrote closes
+
+    def _take(self, batch: list[Effect | None]) -> None:
+        """``batch`` and all that came meanwhile into the backlog, in one try."""
+        while not self._jobs.empty():
+            batch.append(self._jobs.get())
+        for effect in batch:
+            if effect is None:
+                self._stopping = True
+            else:
+                self._add(effect)
 
     def _handle(self, effect: Effect) -> None:
         self._add(effect)
@@ -224,11 +234,17 @@ class HistoryRecorder(Closing):
 
     def _write(self) -> None:
         try:
+            # The folder is looked at first, then what waits is taken and written: a game
+            # file seen was renamed after its game's end was put here, so that end is
+            # written before the file is matched (never taken for a game the history lacks).
+            seen = self._look() if self._sweep else None
+            if self._threaded:
+                self._take([])
             while self._backlog:
                 self._apply(self._backlog[0])
                 self._backlog.pop(0)
-            if self._sweep:
-                self._look_through()
+            if seen is not None:
+                self._look_through(seen)
         except (CompanionError, OSError) as e:
             self._failed(str(e))
             return
@@ -273,23 +289,34 @@ class HistoryRecorder(Closing):
             self.history.game_id(effect.record, revive=True)
             self._seen = True
 
-    def _look_through(self) -> None:
-        """The games kept in the state folder into the history; those it holds pruned."""
+    def _look(self) -> _Seen:
+        """What the state folder holds: the game file (if its game ended) and the kept
+        files. The game file first: a new game sets an ended one aside by renaming it, so
+        what is read is either the ended game, or the new one with the ended one's file
+        already in the list read after it. Never neither."""
+        store = self._store
+        assert store is not None
+        path = store.load().path
+        game = identify(store.ops, path) if path is not None else None
+        ended = (path, game) if path is not None and game is not None and _over(game) else None
+        kept = [(p, identify(store.ops, p)) for p in store.kept_games()]
+        return _Seen(ended, [(p, k) for p, k in kept if k is not None and k.found.record])
+
+    def _look_through(self, seen: _Seen) -> None:
+        """The games the state folder keeps into the history; those it holds pruned."""
         store = self._store
         assert store is not None
         added = 0
-        # The game file first: a new game sets an ended one aside by renaming it, so what
-        # is read here is either the ended game, or the new one with the ended one's file
-        # already in the list read after it. Never neither.
-        game_file = store.load().path
-        game = identify(store.ops, game_file) if game_file is not None else None
-        if game_file is not None and game is not None and _over(game):
-            added += self._keep_file(game_file, game, game_file=True)
+        if seen.ended is not None:
+            added += self._keep_file(*seen.ended, game_file=True)
         held: list[Path] = []
-        for path in store.kept_games():
-            kept = identify(store.ops, path)
-            if kept is None or kept.found.record is None:
-                continue  # not a game (said when it was moved aside), never removed
+        playing = self.history.in_progress()
+        for path, kept in seen.kept:
+            record = kept.found.record
+            assert record is not None  # only files that hold a game are seen
+            if playing is not None and _moment_of(record, playing):
+                continue  # the game in progress, its file not yet gone: it is written as it
+            # goes on (a game set aside and resumed; one set aside now, written next)
             added += self._keep_file(path, kept)
             held.append(path)
         if added:
@@ -333,6 +360,11 @@ def _later(last: Effect | None, effect: Effect) -> bool:
         and bool(effect.record.rounds)
         and continues(effect.record, last.record)
     )
+
+
+def _moment_of(record: GameRecord, playing: GameRecord) -> bool:
+    """Whether ``record`` is the game in progress, as it was or is now."""
+    return len(record.rounds) <= len(playing.rounds) and continues(record, playing)
 
 
 def _over(game: Identified) -> bool:

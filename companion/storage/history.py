@@ -308,6 +308,18 @@ class History(Closing):
         if known.fetchone() is None:
             self.put(record, game_id=game_id)
 
+    def in_progress(self) -> GameRecord | None:
+        """The record of the game in progress as last saved, unless it finished."""
+        current = self.current()
+        if current is None:
+            return None
+        row = (
+            self.connect()
+            .execute("SELECT finished FROM games WHERE game_id = ?", (current[0],))
+            .fetchone()
+        )
+        return None if row is not None and row[0] else current[1]
+
     def current(self) -> tuple[str, GameRecord] | None:
         """The game in progress as last saved: its id and record."""
         row = self.connect().execute("SELECT game_id, record FROM current").fetchone()
@@ -431,12 +443,16 @@ class History(Closing):
 
     def _moment_of_current(self, record: GameRecord) -> str | None:
         """The id of the game in progress if ``record`` is a moment of it (as late, or
-        later: its last writes failed) and the history has no row of it; else None."""
+        later: its last writes failed) and the history has no row of it; else None. A
+        game in progress of no rounds yet is only its own record: any game of the same
+        setup begins as it does."""
         current = self.current()
         if current is None:
             return None
         game_id, last = current
         if len(record.rounds) < len(last.rounds) or not continues(record, last):
+            return None
+        if not last.rounds and record != last:
             return None
         db = self.connect()
         row = db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone()

@@ -19,6 +19,7 @@ from .state import (
     Flow,
     Game,
     Join,
+    KeptGame,
     KeptList,
     NamesList,
     Options,
@@ -89,7 +90,7 @@ def set_aside(flow: Flow, mode: Resume) -> Step:
     """The saved game kept beside the next one (confirmed): the seats join afresh, and
     it is first among the games set aside."""
     saved = mode.saved
-    kept = (saved, *flow.kept)[:KEPT_SHOWN]
+    kept = (KeptGame(saved), *flow.kept)[:KEPT_SHOWN]
     return replace(flow, mode=Join(), kept=kept), (CLICK, KeepAside(saved, seat_names(flow, saved)))
 
 
@@ -105,8 +106,9 @@ def kept_list(flow: Flow, mode: KeptList, event: Press, now: float) -> Step:
         return replace(flow, mode=KeptList(cursor)), (CLICK,)
     if mode.cursor == 0:
         return replace(flow, mode=Join()), (CLICK,)
-    record = flow.kept[mode.cursor - 1]
-    flow = replace(flow, kept=tuple(r for r in flow.kept if r is not record))
+    chosen = flow.kept[mode.cursor - 1]
+    record = chosen.record
+    flow = replace(flow, kept=tuple(k for k in flow.kept if k is not chosen))
     return resumed(flow, record, now), (CLICK, ResumeKept(record))
 
 

@@ -255,6 +255,15 @@ KEPT_SHOWN = 5  # games set aside the list offers: the newest
 
 
 @dataclass(frozen=True, slots=True)
+class KeptGame:
+    """A game set aside unfinished: its record, and when it was last played, as the list
+    shows it ("26/11 20:15"; empty: set aside just now)."""
+
+    record: GameRecord
+    when: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class HistoryPages:
     """The history, a page at a time; leaving goes back to ``back`` (a menu, the settings)."""
 
@@ -298,7 +307,7 @@ class Flow:
     prefs: DeviceSettings = DEFAULT_PREFS  # the device's settings, every layer applied
     names: Names = NO_NAMES  # each pad's name, set on the device
     past: HistorySummary = NO_HISTORY  # what the history screen shows (the app's)
-    kept: tuple[GameRecord, ...] = ()  # games set aside unfinished, newest first (the app's)
+    kept: tuple[KeptGame, ...] = ()  # games set aside unfinished, newest first (the app's)
 
     @property
     def phase(self) -> Phase:

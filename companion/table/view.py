@@ -72,9 +72,10 @@ class JoinView:
 
 @dataclass(frozen=True, slots=True)
 class KeptView:
-    """The games set aside, newest first, after "back": each one's seats and rounds."""
+    """The games set aside, newest first, after "back": each one's seats, rounds and when
+    it was last played (empty: just now)."""
 
-    games: tuple[tuple[int, int], ...]
+    games: tuple[tuple[int, int, str], ...]
     cursor: int
 
 
@@ -349,7 +350,7 @@ def _body(flow: Flow, mode: Mode, now: float) -> Body:
             joined = tuple(pad in flow.pads for pad in range(PADS))
             return JoinView(joined, flow.names[:PADS], bool(flow.kept))
         case KeptList():
-            games = tuple((r.players, len(r.rounds)) for r in flow.kept)
+            games = tuple((k.record.players, len(k.record.rounds), k.when) for k in flow.kept)
             return KeptView(games, mode.cursor)
         case Options():
             return _options(flow, mode)

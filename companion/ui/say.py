@@ -192,9 +192,12 @@ def _join(body: JoinView, w: Catalog) -> Parts:
 
 
 def _kept(body: KeptView, w: Catalog) -> Parts:
-    games = (w.t("screen.resume_game", players=p, n=n) for p, n in body.games)
+    games = (w.t("screen.resume_game", players=p, n=n) for p, n, _when in body.games)
     lines = (w.t("screen.kept_back"), *games)
-    return w.t("screen.kept"), Choices(lines, body.cursor), "hint.kept", None
+    # when the game on the cursor was last played, beside the hint: what tells apart
+    # two games of the same seats and rounds
+    when = body.games[body.cursor - 1][2] if body.cursor else ""
+    return w.t("screen.kept"), Choices(lines, body.cursor), "hint.kept", when or None
 
 
 def _options(body: OptionsView, w: Catalog) -> Parts:
