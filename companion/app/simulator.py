@@ -134,12 +134,10 @@ class Simulator(Closing):
             raise ValueError("give the settings resolved, or board, target and lang: not both")
         else:
             found = settings
-        spec = (
-            players,
-            *(fast, speed, controller, store, hub, tuple(bots), seed, resume, inputs, watchers),
-        )
+        spec = (players, fast, speed, controller, store, hub, tuple(bots), seed, resume)
+        parts = (inputs, watchers)
         try:
-            self._open(found, *spec, arrange)
+            self._open(found, *spec, *parts, arrange)
         except BaseException:
             self._stack.close()
             raise

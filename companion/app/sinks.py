@@ -91,26 +91,29 @@ class Saver:
 
     def _resume(self, record: GameRecord) -> None:
         """A game set aside is the game in progress again: saved, its kept file gone."""
-        try:
-            kept = self.store.resume_kept(record)
-        except StorageError as e:
-            self._report(f"{e}; the game goes on, and saving is tried again next round")
-            return
-        for note in self.store.notes:
-            self._report(note)
+        kept = self._moved(
+            lambda: self.store.resume_kept(record),
+            "the game goes on, and saving is tried again next round",
+        )
         if kept is not None:
             self._report(f"{kept.name} is the game in progress again")
 
     def _keep_aside(self) -> None:
-        try:
-            kept = self.store.set_aside()
-        except StorageError as e:
-            self._report(f"{e}; the saved game stays where it is")
-            return
-        for note in self.store.notes:
-            self._report(note)
+        kept = self._moved(self.store.set_aside, "the saved game stays where it is")
         if kept is not None:
             self._report(f"the saved game is kept as {kept}")
+
+    def _moved(self, move: Callable[[], Path | None], failing: str) -> Path | None:
+        """``move`` the state folder's files, saying its notes; a failure is said with
+        what happens instead (``failing``), and nothing moved (None)."""
+        try:
+            moved = move()
+        except StorageError as e:
+            self._report(f"{e}; {failing}")
+            return None
+        for note in self.store.notes:
+            self._report(note)
+        return moved
 
 
 class _Seen(NamedTuple):
