@@ -23,35 +23,30 @@ from ..rules import Rate
 @dataclass(frozen=True, slots=True)
 class Tally:
     """A line of amounts, each with the picture of what it counts ("P1 -3 [goods] +1 [vp]"):
-    where even a line's short form is too wide, its numbers keep their units as icons."""
+    where even a line's short form is too wide, its numbers keep their units as icons;
+    ``after``, words that follow them, longest first (the first that fits is said)."""
 
     seat: str
     amounts: tuple[tuple[str, str], ...]  # (a signed number, the icon of its unit)
+    after: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Both:
-    """A line said at length, and in short where the long form does not fit; ``least``,
-    shorter still, for a column of half the width (None: the short form does); ``tally``,
-    the same line as numbers and pictures, where there is one; ``full``, spelled out for
-    a reader with room (the page), where the long form still shortens a word for the
-    panel (None: the long form is whole)."""
+    """A line said at length (whole: what a reader with room, the page, reads), and in
+    short where the long form does not fit; ``least``, shorter still, for a column of
+    half the width (None: the short form does); ``tally``, the same line as numbers and
+    pictures, where there is one."""
 
     long: str
     short: str
     least: str | None = None
     tally: Tally | None = None
-    full: str | None = None
 
     @property
     def tight(self) -> str:
         """The shortest form."""
         return self.least or self.short
-
-    @property
-    def spelled(self) -> str:
-        """The line as a reader with room reads it."""
-        return self.full or self.long
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +158,9 @@ class Discards:
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """A Trader's choice: the goods held (at length, and in short), the trader row, and
-    the offer on screen and what it buys; ``buying``, whether it buys anything (the VP
-    then matter most)."""
+    """A Trader's choice: the goods held (at length, and in short: the words before the
+    goods' picture), the trader row, and the offer on screen and what it buys;
+    ``buying``, whether it buys anything (the VP then matter most)."""
 
     held: str
     row: Row
@@ -215,13 +210,15 @@ class Place:
 class Ranking:
     """The final ranking, best first; ``title_short``, the title naming the winner by its
     label, where the title with its name does not fit; ``tie``, how a tie on VP was broken
-    in words, None: no tie on VP was broken; ``cards``, whether the cards in hand broke one
-    (else they do not matter, and are not shown)."""
+    in words, None: no tie on VP was broken, and ``tie_short`` the same said shorter;
+    ``cards``, whether the cards in hand broke one (else they do not matter, and are not
+    shown)."""
 
     places: tuple[Place, ...]
     title_short: str
     tie: str | None = None
     cards: bool = False
+    tie_short: str | None = None
 
 
 Content = Lines | Choices | Seated | Board | PerSeat | Discards | Offer | Scores | Ranking

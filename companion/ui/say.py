@@ -269,17 +269,20 @@ def _step(body: StepView, w: Catalog, rows: tuple[Row, ...]) -> Parts:
 def _gains(step: Step, w: Catalog) -> tuple[Both, ...]:
     """What each seat got in the step: a line each, at length and short (and shorter
     still where goods were lost over the cap of 15; as numbers and pictures for a trade)."""
-    return tuple(
-        replace(_gain(step, g, w), tally=_tally(step, g, w), full=_full(step, g, w))
-        for g in step.gains
-    )
+    return tuple(replace(_gain(step, g, w), tally=_tally(step, g, w)) for g in step.gains)
 
 
 def _tally(step: Step, g: Gain, w: Catalog) -> Tally | None:
-    """A trade as numbers with their units' pictures, for a panel too narrow for words."""
-    if not isinstance(step, Trade) or not g.goods:
+    """A trade, or goods gained, as numbers with their units' pictures, for a panel too
+    narrow for words: the goods' picture, never a word cut short."""
+    seat = w.seat(g.seat)
+    if isinstance(step, Trade):
+        goods = ((f"-{-g.goods}", "goods"), (f"+{g.vp}", "vp"))
+        return Tally(seat, goods) if g.goods else None
+    if g.vp or (isinstance(step, Bonus) and step.in_vp):
         return None
-    return Tally(w.seat(g.seat), ((f"-{-g.goods}", "goods"), (f"+{g.vp}", "vp")))
+    after = ("screen.lost_after", "screen.lost_after_least") if g.lost else ()
+    return Tally(seat, ((f"+{g.goods}", "goods"),), tuple(w.t(k, lost=g.lost) for k in after))
 
 
 def _gain(step: Step, g: Gain, w: Catalog) -> Both:
@@ -292,20 +295,9 @@ def _gain(step: Step, g: Gain, w: Catalog) -> Both:
         line = w.t("screen.gain_vp", seat=seat, n=g.vp)
         return Both(line, line)
     if g.lost:  # the goods over 15 are lost: said, never a silent "+0"
-        least = w.t("screen.gain_lost_least", seat=seat, n=g.goods, lost=g.lost)
-        return Both(*_both_texts(w, "screen.gain_lost", seat=seat, n=g.goods, lost=g.lost), least)
-    return _both(w, "screen.gain_goods", seat=seat, n=g.goods)
-
-
-def _full(step: Step, g: Gain, w: Catalog) -> str | None:
-    """The gain with its goods spelled out (the panel's words shorten them); None where
-    the line names no goods, or says them whole already (goods lost over the cap)."""
-    seat = w.seat(g.seat)
-    if isinstance(step, Trade):
-        return w.t("web.trade_gain", seat=seat, spent=-g.goods, vp=g.vp) if g.goods else None
-    if g.vp or (isinstance(step, Bonus) and step.in_vp) or g.lost:
-        return None
-    return w.t("web.gain_goods", seat=seat, n=g.goods)
+        return _both(w, "screen.gain_lost", seat=seat, n=g.goods, lost=g.lost)
+    line = w.t("screen.gain_goods", seat=seat, n=g.goods)
+    return Both(line, line)
 
 
 def _both(w: Catalog, key: str, **values: object) -> Both:
@@ -359,8 +351,11 @@ def _over(body: OverView, w: Catalog) -> Parts:
         for place, s in order
     )
     broken = [level for levels in splits.values() for level in levels]
-    tie = w.t(f"tiebreak.{broken[0].upper()}") if broken else None
-    return title, Ranking(places, short, tie, "cards" in broken), "hint.over", None
+    level = broken[0].upper() if broken else None
+    tie = w.t(f"tiebreak.{level}") if level else None
+    tie_short = w.t(f"tiebreak.short.{level}") if level else None
+    ranking = Ranking(places, short, tie, "cards" in broken, tie_short)
+    return title, ranking, "hint.over", None
 
 
 def _splits(end: Outcome, order: list[tuple[int, int]]) -> dict[int, tuple[str, ...]]:

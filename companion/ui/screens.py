@@ -348,47 +348,71 @@ def _per_seat(said: Said, content: PerSeat, w: int) -> list[Item]:
     bottom = HEIGHT - font("small").height
     body = font("body")
     whole = top + len(lines) * 12 <= bottom + 1 and all(width(x.long, body) <= w for x in lines)
-    if not whole and any(line.tally for line in lines) and not content.extra:
-        tallies = _tallies(lines, w, top)
+    if not whole and any(line.tally for line in lines):
+        tallies = _tallies(lines, w, top, content.extra)
         if tallies is not None:
             return items + tallies
     return items + _columns(lines, w, top, content.extra)
 
 
-def _tallies(lines: Sequence[Both], w: int, top: int) -> list[Item] | None:
+def _tallies(lines: Sequence[Both], w: int, top: int, extra: tuple[str, ...]) -> list[Item] | None:
     """Lines too long for the panel as numbers with their units' pictures ("P1 -3 [goods]
     +1 [vp]"; a line without, short): one column or two, the body font before the small
-    one, lines closer before the small font; None where even that does not fit."""
+    one, lines closer before the small font, ``extra`` lines after, whole; None where
+    even that does not fit. Words after the pictures ("(2 lost)") are kept in the small
+    font before lines closer say only their number ("-2")."""
     bottom = HEIGHT - font("small").height
-    for name, pitch in (("body", 12), ("body", 10), ("small", 9)):
+    worded = any(line.tally and line.tally.after for line in lines)
+    for name, pitch, bare in TALLY_WORDED if worded else TALLY:
         for columns in (1, 2):
-            rows = -(-len(lines) // columns)
+            rows = -(-len(lines) // columns) + len(extra)
             room = w if columns == 1 else w // 2 - 2
-            fits = all(_tally_width(line, name) <= room for line in lines)
-            if fits and top + rows * pitch <= bottom + 1:
-                return [
-                    item
-                    for i, line in enumerate(lines)
-                    for item in _tally(
-                        line, name, (i % columns) * (w // 2 + 2), top + (i // columns) * pitch
-                    )
-                ]
+            said = [t for line in lines if (t := _tally_said(line, name, room, bare)) is not None]
+            fits = len(said) == len(lines) and all(width(t, font(name)) <= w for t in extra)
+            if not fits or top + rows * pitch > bottom + 1:
+                continue
+            items = [
+                item
+                for i, (line, after) in enumerate(zip(lines, said, strict=True))
+                for item in _tally(
+                    line, after, name, (i % columns) * (w // 2 + 2), top + (i // columns) * pitch
+                )
+            ]
+            y = top + (rows - len(extra)) * pitch
+            return items + [_text(t, name, 0, y + i * pitch) for i, t in enumerate(extra)]
     return None
 
 
-def _tally_width(line: Both, name: str) -> int:
+# (font, pitch, whether words after the pictures give way to their last form, a number):
+# body lines closer than its height leave no room for the descent of a parenthesis
+TALLY = (("body", 12, False), ("body", 10, True), ("small", 9, False))
+TALLY_WORDED = (("body", 12, False), ("small", 9, False), ("body", 10, True), ("small", 9, True))
+
+
+def _tally_said(line: Both, name: str, room: int, bare: bool) -> str | None:
+    """The words after a tally's pictures that let it fit ``room`` ("" where it has none;
+    a line without a tally: its short form), None where nothing does; ``bare``: only the
+    last form (the shortest, a number)."""
     f = font(name)
     if line.tally is None:
-        return width(line.short, f)
+        return line.short if width(line.short, f) <= room else None
     amounts = line.tally.amounts
-    return width(line.tally.seat, f) + sum(
-        f.advance - 1 + width(a, f) + 1 + ICON for a, _ in amounts
+    used = width(line.tally.seat, f) + sum(
+        f.advance - 1 + width(a, f) + UNIT + ICON for a, _ in amounts
     )
+    forms = line.tally.after[-1:] if bare else line.tally.after
+    for after in forms or ("",):
+        if used + (f.advance - 1 + width(after, f) if after else 0) <= room:
+            return after
+    return None
 
 
-def _tally(line: Both, name: str, x: int, y: int) -> list[Item]:
+UNIT = 1  # a pixel between a number and its unit's picture (and the digit's blank column)
+
+
+def _tally(line: Both, after: str, name: str, x: int, y: int) -> list[Item]:
     """One line of a tally: the seat, then each amount and its picture, a space apart
-    (less the blank column every glyph's cell has on its right)."""
+    (less the blank column every glyph's cell has on its right), then ``after``."""
     f = font(name)
     if line.tally is None:
         return [_text(line.short, name, x, y)]
@@ -397,9 +421,11 @@ def _tally(line: Both, name: str, x: int, y: int) -> list[Item]:
     for amount, unit in line.tally.amounts:
         x += f.advance - 1
         items.append(_text(amount, name, x, y))
-        x += width(amount, f) + 1
+        x += width(amount, f) + UNIT
         items.append(Icon(unit, x, y + f.ascent - ICON))
         x += ICON
+    if after:
+        items.append(_text(after, name, x + f.advance - 1, y))
     return items
 
 
@@ -410,10 +436,7 @@ def _discards(said: Said, content: Discards, w: int) -> list[Item]:
 def _offer(said: Said, content: Offer, w: int) -> list[Item]:
     title = _titled(said)
     items: list[Item] = [_title(title, w)]
-    room = w - width(title, font("body")) - 6
-    held = _longest((content.held, content.held_short or content.held), room, "small")
-    if width(held, font("small")) <= room:
-        items.append(_right(held, "small", w - 1, 2))
+    items += _held(content, w - width(title, font("body")) - 6, w)
     items += _row(content.row, LIST_TOP, w)
     offer, buys, whole = content.offer, content.buys, content.whole
     if width(whole, font("body")) <= w:
@@ -425,6 +448,21 @@ def _offer(said: Said, content: Offer, w: int) -> list[Item]:
             _text(buys, _fitting(buys, w, big), 0, 36 if content.buying else 39),
         ]
     return items
+
+
+def _held(content: Offer, room: int, w: int) -> list[Item]:
+    """The goods the Trader holds, top right: in words, else the count before the goods'
+    picture; nothing where even that leaves no room beside the title."""
+    small = font("small")
+    if width(content.held, small) <= room:
+        return [_right(content.held, "small", w - 1, 2)]
+    if not content.held_short or width(content.held_short, small) + UNIT + ICON > room:
+        return []
+    x = w - ICON
+    return [
+        _right(content.held_short, "small", x - UNIT - 1, 2),
+        Icon("goods", x, 2 + small.ascent - ICON),
+    ]
 
 
 # --- tables: the scores and the ranking -----------------------------------------------
@@ -472,8 +510,10 @@ def _table(
     bare = _block_width(columns)
     if blocks * bare + (blocks - 1) * edge > w:
         return None
-    per_block = (w - (blocks - 1) * edge) // blocks
-    spread = min(SPREAD, (per_block - bare) // (len(columns) - 1))
+    # room spread between the columns keeps three gaps round each rule: a block's last
+    # number never reads as standing against the rule or the next block's seat
+    per_block = (w - (blocks - 1) * 3 * edge) // blocks
+    spread = max(0, min(SPREAD, (per_block - bare) // (len(columns) - 1)))
     block_w = _block_width(columns, spread)
     step = (w - block_w) // (blocks - 1) if blocks > 1 else 0
     items: list[Item] = []
@@ -599,7 +639,7 @@ def _ranking(said: Said, content: Ranking, w: int) -> list[Item]:
         title = content.title_short
     places = content.places
     n = len(places)
-    blocks = (1 if n <= 3 else 2) if w < 2 * WIDTH else (2 if n <= 4 else 3)
+    blocks = 1 if n <= 3 else (2 if n <= 4 or w < 2 * WIDTH else 3)
     rows = -(-n // blocks)
     pitch = 14 if rows <= 2 else 12
     tables = []
@@ -615,7 +655,8 @@ def _ranking(said: Said, content: Ranking, w: int) -> list[Item]:
         tables.append((columns, blocks))
     items: list[Item] = [_title(title, w)]
     items += _first_table(tables, w, LIST_TOP - 1, LIST_TOP + 8, pitch)
-    return items + _tie(content.tie, w, LIST_TOP + 8 + rows * pitch - 2)
+    tie = (content.tie, content.tie_short or content.tie) if content.tie else None
+    return items + _tie(tie, w, LIST_TOP + 8 + rows * pitch - 2)
 
 
 def _tie_break(places: Sequence[Place], value: str) -> tuple[tuple[str, ...], frozenset[int]]:
@@ -624,12 +665,14 @@ def _tie_break(places: Sequence[Place], value: str) -> tuple[tuple[str, ...], fr
     return cells, frozenset(i for i, p in enumerate(places) if value in p.split)
 
 
-def _tie(tie: str | None, w: int, top: int) -> list[Item]:
-    """How a tie was broken, in words, on a line of its own where there is one."""
+def _tie(tie: tuple[str, str] | None, w: int, top: int) -> list[Item]:
+    """How a tie was broken, in words (said at length, or else shorter), on a line of its
+    own where there is one."""
     bottom = HEIGHT - font("small").height  # the hint's line
-    if tie is None or width(tie, font("small")) > w or top + font("small").height > bottom:
+    if tie is None or top + font("small").height > bottom:
         return []
-    return [_text(tie, "small", 0, top)]
+    said = _longest(tie, w, "small")
+    return [_text(said, "small", 0, top)] if width(said, font("small")) <= w else []
 
 
 def _titled(said: Said) -> str:

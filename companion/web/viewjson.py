@@ -113,7 +113,7 @@ def _lines(content: Content) -> tuple[str, ...]:
     if isinstance(content, Seated):
         return (content.say,)
     if isinstance(content, PerSeat):  # spelled out: the page has room for every word
-        return (*(line.spelled for line in content.lines), *content.extra)
+        return (*(line.long for line in content.lines), *content.extra)
     if isinstance(content, Discards):
         return (content.by, content.seats)
     if isinstance(content, Offer):
