@@ -138,3 +138,24 @@ def test_one_round_not_saved_and_a_game_never_saved(tmp_path, monkeypatch):
 def test_nothing_is_said_when_the_saves_worked_again_or_always(tmp_path, monkeypatch):
     code, err, rounds = played(tmp_path, monkeypatch, writes=1000)
     assert (code, rounds) == (0, 3) and "saved" not in err
+
+
+def test_sigterm_still_says_which_rounds_were_not_saved(tmp_path, monkeypatch):
+    """Stopped by SIGTERM (a closed terminal, a service manager) after three rounds of
+    which only the first was saved: the rounds lost are said, as on quitting."""
+    import os
+    import signal
+
+    import companion.cli.simulate as module
+
+    play = module._play
+
+    def then_killed(*args, **kwargs):
+        play(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise AssertionError("SIGTERM did not stop the simulator")  # pragma: no cover
+
+    monkeypatch.setattr(module, "_play", then_killed)
+    code, err, rounds = played(tmp_path, monkeypatch, writes=2)
+    assert code == 128 + signal.SIGTERM and rounds == 1, err
+    assert err.splitlines()[-1].endswith("rounds 2 to 3 were not saved (Read-only file system)")

@@ -321,3 +321,21 @@ def test_then_new_plays_on_past_the_ranking():
             assert [line.number - last for line in left] == ([] if then_new else [1, 2, 3])
         finally:
             sim.close()
+
+
+def test_the_legend_beside_a_window_is_written_again_in_a_new_language():
+    """Beside a window (no terminal to draw it under the picture), the keys' legend is
+    written once at the start, then again each time the table's language changes."""
+    from dataclasses import replace
+
+    from companion.cli.simulate import _relabel, legend_watcher
+    from companion.game.settings import DeviceSettings
+
+    err = io.StringIO()
+    prefs = DeviceSettings()
+    watch = legend_watcher(_relabel(None, err))(None, None, prefs, None)
+    watch(None, prefs)
+    assert err.getvalue() == ""  # the same language: the legend shown already stands
+    watch(None, replace(prefs, language="fr"))
+    written = err.getvalue()
+    assert "quitter" in written.lower() and written.endswith("\n"), written

@@ -378,3 +378,28 @@ def test_six_seats_fit_a_phone_in_every_language_with_no_device_hints(browser_pa
     page.click("#tab-settings")
     page.wait_for_selector("#set-contrast")
     assert page.locator("#set-volume").count() == 0  # the table's buzzer has none
+
+
+@pytest.mark.slow
+def test_the_history_of_no_games_says_so_under_one_heading(browser_page, table):
+    web = table[1]
+    page = browser_page
+    page.goto(web.url)
+    page.click("#tab-history")
+    page.wait_for_selector("#wins-chart p.hint")
+    assert page.locator("#wins-title").is_visible()
+    assert not page.locator("#vp-title").is_visible()  # no heading over an empty chart
+    assert not page.locator("#vp-chart").is_visible()
+
+
+@pytest.mark.slow
+def test_the_rate_editor_names_its_columns_and_every_field(browser_page, table):
+    web = table[1]
+    page = browser_page
+    page.goto(web.url)
+    page.click("#tab-settings")
+    page.wait_for_selector("#rates .head")
+    assert page.locator("#rates .head span").all_inner_texts() == ["Space", "Goods", "VP"]
+    assert page.get_by_label("Space 3: Goods").count() == 1
+    assert page.get_by_label("Space 3: VP").get_attribute("id") == "vp-3"
+    assert page.evaluate(OVERFLOWS) == []

@@ -85,7 +85,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         sim = _simulator(
             err,
             listen,
-            legend_watcher(draw) if draw is not None and shown else None,
+            legend_watcher(_relabel(draw, err)) if shown else None,
             players=args.players,
             fast=args.fast,
             speed=args.speed,
@@ -101,6 +101,7 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
         if sim is None:
             return EXIT_BAD_INPUT
         sim.errors[:0] = found
+        signalled = None
         try:
             with _signals(draw):
                 left = _play(sim, lines, keys, window, err, alone=alone, then_new=args.then_new)
@@ -108,6 +109,8 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
                 err.write(f"companion simulate: {_stopped(left)}\n")
         except KeyboardInterrupt:
             pass
+        except Signalled as e:
+            signalled = e
         finally:
             sim.close()
     finally:
@@ -115,6 +118,9 @@ def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> i
             draw.close()
         if window is not None:
             window.close()
+    if signalled is not None:  # asked to stop: say only what the state folder lacks
+        _said_lost(sim, store, err)
+        return signalled.status
     try:
         recorder.save_gif()
     except CompanionError as e:
@@ -223,10 +229,22 @@ def _legend(
     return []
 
 
-def legend_watcher(draw: Terminal) -> WatcherSource:
-    """A watcher of the table that gives ``draw`` the keys' legend (and its too-small
-    notice) in the table's language each time the language changes (on the settings
-    screen, or from the page)."""
+def _relabel(draw: Terminal | None, err: TextIO) -> Callable[[list[str], str], None]:
+    """How a legend in another language is shown: drawn under the picture on a
+    terminal, else written again where the first one was (beside a window)."""
+    if draw is not None:
+        return draw.relabel
+
+    def written(lines: list[str], _too_small: str) -> None:
+        err.write("".join(line + "\n" for line in lines))
+
+    return written
+
+
+def legend_watcher(relabel: Callable[[list[str], str], None]) -> WatcherSource:
+    """A watcher of the table that gives ``relabel`` the keys' legend (and the terminal's
+    too-small notice) in the table's language each time the language changes (on the
+    settings screen, or from the page)."""
 
     def source(_stack, _put, prefs: DeviceSettings, _report) -> Watcher:
         spoken = [prefs.language]
@@ -235,7 +253,7 @@ def legend_watcher(draw: Terminal) -> WatcherSource:
             if prefs.language != spoken[0]:
                 spoken[0] = prefs.language
                 words = catalog(prefs.language)
-                draw.relabel(legend(shipped_keymap(), words), words.messages["terminal.too_small"])
+                relabel(legend(shipped_keymap(), words), words.messages["terminal.too_small"])
 
         return watch
 
@@ -301,8 +319,16 @@ def _signals(draw: Terminal | None) -> Iterator[None]:
             signal.signal(number, handler)
 
 
+class Signalled(Exception):
+    """SIGTERM or SIGHUP arrived while playing; ``status`` the exit status it asks for."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(signal.Signals(number).name)
+        self.status = 128 + number
+
+
 def _leave(number: int, _frame) -> None:
-    sys.exit(128 + number)
+    raise Signalled(number)
 
 
 def _windowed(sim: Simulator, window: Window, lines: list[Line] | None) -> None:
@@ -433,6 +459,15 @@ def unsaved(sim: Simulator, store: StateDir | None) -> str | None:
     return f"the game in {folder} is saved {upto}; {missing} not saved ({reason})"
 
 
+def _said_lost(sim: Simulator, store: StateDir | None, err: TextIO) -> None:
+    """On stderr: what went wrong on the way, and what the state folder lacks of the game."""
+    for message in sim.errors:
+        err.write(f"companion simulate: {message}\n")
+    lost = unsaved(sim, store)
+    if lost is not None:
+        err.write(f"companion simulate: {lost}\n")
+
+
 def _report(
     sim: Simulator,
     recorder: Recorder,
@@ -444,11 +479,7 @@ def _report(
 ) -> int:
     """What the run leaves: the final state as JSON, or the last frame and the ranking;
     and on stderr, what the state folder lacks of the game."""
-    for message in sim.errors:
-        err.write(f"companion simulate: {message}\n")
-    lost = unsaved(sim, store)
-    if lost is not None:
-        err.write(f"companion simulate: {lost}\n")
+    _said_lost(sim, store, err)
     game = sim.flow.game
     if args.json:
         if game is None:

@@ -232,10 +232,12 @@ async function loadHistory() {
     ? barChart(names.map(([n, s]) => [n, s.wins]), (v) => String(v))
     : el("p", { class: "hint" }, t("web.no_games")));
   const finished = games.filter((g) => g.vp).slice(0, 12);
-  $("vp-chart").replaceChildren(finished.length
-    ? barChart(finished.map((g) => [g.date.slice(5, 16).replace("T", " "), Math.max(...g.vp)]),
-      (v) => t("vp", { n: v }))
-    : el("p", {}, ""));
+  // no finished game yet: no heading over an empty chart ("no games" is said above)
+  $("vp-title").hidden = $("vp-chart").hidden = !finished.length;
+  $("vp-chart").replaceChildren(...(finished.length
+    ? [barChart(finished.map((g) => [g.date.slice(5, 16).replace("T", " "), Math.max(...g.vp)]),
+      (v) => t("vp", { n: v }))]
+    : []));
   $("games").replaceChildren(...games.map((g) =>
     el("tr", {}, el("td", {}, g.date.slice(0, 16).replace("T", " ")),
       el("td", {}, g.names.join(", ")),
@@ -307,12 +309,15 @@ async function loadSettings() {
     el("button", { type: "submit", id: "save" }, t("web.save")),
   );
   const rates = s.own_rates || settings.board_rates;  // as on the device: from the board in use
-  const spaces = [];
+  const [goods, vp] = [t("web.rates_goods"), t("web.rates_vp")];
+  const spaces = [el("div", { class: "space head" },
+    el("span", {}, t("web.space")), el("span", {}, goods), el("span", {}, vp))];
   for (let space = 0; space < 16; space++) {
     const rate = rates[space];
-    spaces.push(el("div", { class: "space" }, el("span", {}, `${t("web.space")} ${space}`),
-      el("input", { type: "number", min: "1", max: "15", id: `goods-${space}`, value: rate ? String(rate[0]) : "" }),
-      el("input", { type: "number", min: "1", max: "99", id: `vp-${space}`, value: rate ? String(rate[1]) : "" })));
+    const named = `${t("web.space")} ${space}`;
+    spaces.push(el("div", { class: "space" }, el("span", {}, String(space)),
+      el("input", { type: "number", min: "1", max: "15", id: `goods-${space}`, "aria-label": `${named}: ${goods}`, value: rate ? String(rate[0]) : "" }),
+      el("input", { type: "number", min: "1", max: "99", id: `vp-${space}`, "aria-label": `${named}: ${vp}`, value: rate ? String(rate[1]) : "" })));
   }
   $("rates").replaceChildren(...spaces, el("button", { type: "submit", id: "save-rates" }, t("web.save_rates")));
 }
