@@ -208,3 +208,16 @@ def test_a_verified_board_has_no_mark_and_no_legend():
     said = say(replace(table.view, board=board), catalog("en"))
     assert isinstance(said.content, Board)
     assert said.content.legend == () and "~" not in (said.content.rows[2].rate or "")
+
+
+def test_a_wide_panel_sets_short_lines_in_three_columns_of_the_body_font():
+    """Five seats' gains under a row: on 256x64 three columns keep the body font, where
+    two would need the small one; 128x64 has room for two only."""
+    words = catalog("fr")
+    view = _with_losses(_share_step(), tuple(Gain(s, vp=1) for s in range(5)))
+    wide = [i for i in screen(view, words, (256, 64)).items if isinstance(i, Text)]
+    lines = [i for i in wide if i.text.endswith("+1 PV")]
+    assert len(lines) == 5 and {i.font for i in lines} == {"body"}
+    assert len({i.x for i in lines}) == 3
+    narrow = [i for i in screen(view, words, SIZE).items if isinstance(i, Text)]
+    assert len({i.x for i in narrow if i.text.endswith("PV")}) <= 2

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise, zip_longest
+from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
@@ -188,22 +188,25 @@ def _list(texts: list[str], cursor: int, w: int) -> list[Item]:
 
 def _columns(lines: Sequence[Both], w: int, top: int, extra: tuple[str, ...] = ()) -> list[Item]:
     """Lines of text down to the hint: in one column if they fit (the long forms, else
-    the short), else in two, each line in its longest form that fits a column; in the
-    body font if that fits, else the small one. ``extra`` lines follow, whole."""
+    the short), else in two (three on a wide panel), each line in its longest form that
+    fits a column; in the body font if that fits, else the small one. ``extra`` lines
+    follow, whole."""
     bottom = HEIGHT - font("small").height
-    half = w // 2 - 2
     full, short = [b.long for b in lines], [b.short for b in lines]
+    split = (2, 3) if w >= 2 * WIDTH else (2,)
     for name, pitch in (("body", 12), ("small", 9)):
         f = font(name)
         for texts in (full, short):
             rows = len(texts) + len(extra)
             if top + rows * pitch <= bottom + 1 and all(width(t, f) <= w for t in texts):
-                return _set(texts, (), name, pitch, w, top, extra)
-        texts = [_longest((b.long, b.short, b.tight), half, name) for b in lines]
-        rows = (len(texts) + 1) // 2 + len(extra)
-        fits = top + rows * pitch <= bottom + 1 and all(width(t, f) <= half for t in texts)
-        if fits or name == "small":
-            return _set(texts[::2], texts[1::2], name, pitch, w, top, extra)
+                return _set(texts, 1, name, pitch, w, top, extra)
+        for n in split:
+            room = _column_room(w, n)
+            texts = [_longest((b.long, b.short, b.tight), room, name) for b in lines]
+            rows = -(-len(texts) // n) + len(extra)
+            fits = top + rows * pitch <= bottom + 1 and all(width(t, f) <= room for t in texts)
+            if fits or (name == "small" and n == split[-1]):
+                return _set(texts, n, name, pitch, w, top, extra)
     raise AssertionError("unreachable: the small font always lays out")
 
 
@@ -212,21 +215,24 @@ def _longest(forms: tuple[str, ...], room: int, name: str) -> str:
     return next((t for t in forms if width(t, font(name)) <= room), forms[-1])
 
 
+GUTTER = 4  # pixels between columns of text
+
+
+def _column_room(w: int, n: int) -> int:
+    """The width of each of ``n`` columns of text side by side across ``w`` pixels."""
+    return (w - GUTTER * (n - 1)) // n
+
+
 def _set(
-    left: Sequence[str],
-    right: Sequence[str],
-    name: str,
-    pitch: int,
-    w: int,
-    top: int,
-    extra: tuple[str, ...],
+    texts: Sequence[str], n: int, name: str, pitch: int, w: int, top: int, extra: tuple[str, ...]
 ) -> list[Item]:
-    items: list[Item] = []
-    for i, (a, b) in enumerate(zip_longest(left, right, fillvalue="")):
-        items.append(_text(a, name, 0, top + i * pitch))
-        if b:
-            items.append(_text(b, name, w // 2 + 2, top + i * pitch))
-    y = top + max(len(left), len(right)) * pitch
+    """``texts`` in ``n`` columns, row by row (the first ``n`` side by side), then the
+    ``extra`` lines, whole."""
+    step = _column_room(w, n) + GUTTER
+    items: list[Item] = [
+        _text(t, name, (i % n) * step, top + (i // n) * pitch) for i, t in enumerate(texts) if t
+    ]
+    y = top + -(-len(texts) // n) * pitch
     return items + [_text(t, _fitting(t, w), 0, y + i * pitch) for i, t in enumerate(extra)]
 
 
