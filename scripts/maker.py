@@ -488,32 +488,34 @@ def _label_notes(lang: str, size: float, cap: float) -> list[str]:
 
 
 def cable_table(facts: dict, seats: int) -> str:
-    """How long after a row change a column released by a held key reads high, by cable length.
+    """How long after a row change a column, released by the last row's held key, takes
+    to read high, and how long the Pi should wait, by cable length.
 
     The column line is every seat's (the host joins pin n of every socket), so it carries
-    ``seats`` cables' conductors, a diode per pad and the input. While the released row's
-    key is still held, its diode drags that row's wire along too: one more conductor."""
+    ``seats`` cables' conductors, a diode a pad and the input. At worst every other seat
+    holds that card too, and each held key's diode drags its released row's wire along:
+    one more conductor a seat."""
     col, cable = facts["column"], facts["cable"]
     vdd, vih = col["supply_mv"] / 1000, col["vih_mv"] / 1000
     to_vih = math.log(vdd / (vdd - vih))  # time constants from 0 V to V_IH
+    waits = col["settle_time_constants"]
     external = 1 / (1 / col["external_pullup_ohm"] + 1 / col["internal_pullup_ohm"])
     out = [
-        "| cable, each pad | one column's load | reads high after, with the 4.7 kΩ pull-ups "
-        f"| settle to allow ({col['settle_time_constants']} τ) "
-        "| reads high after, the SoC's pull-up alone |",
-        "|---|---|---|---|---|",
+        "| cable, each pad | a column's load, at worst "
+        "| 4.7 kΩ pull-ups: reads high after | and the Pi waits "
+        "| the SoC's pull-ups alone: reads high after | and the Pi waits |",
+        "|---|---|---|---|---|---|",
     ]
     for metres in cable["lengths_m"]:
         wire_pf = metres * cable["pf_per_metre"]
-        load_pf = seats * (wire_pf + col["diode_pf"]) + wire_pf + col["input_pf"]
-        tau_us = external * load_pf * 1e-6
-        alone_us = col["internal_pullup_ohm"] * load_pf * 1e-6
-        verdict = "" if metres <= cable["recommended_max_m"] else " (longer than recommended)"
-        out.append(
-            f"| {metres} m{verdict} | {load_pf / 1000:.2f} nF | {tau_us * to_vih:.0f} µs "
-            f"| {math.ceil(tau_us * col['settle_time_constants'])} µs "
-            f"| {alone_us * to_vih:.0f} µs |"
-        )
+        load_pf = 2 * seats * wire_pf + seats * col["diode_pf"] + col["input_pf"]
+        cells = [f"{metres} m" + ("" if metres <= cable["recommended_max_m"] else ", too long")]
+        cells.append(f"{load_pf / 1000:.2f} nF")
+        for ohms in (external, col["internal_pullup_ohm"]):
+            tau_us = ohms * load_pf * 1e-6
+            # whole microseconds, rounded up, as the software rounds its settle time
+            cells += [f"{tau_us * to_vih:.0f} µs", f"{math.ceil(tau_us * waits - 1e-9)} µs"]
+        out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 
