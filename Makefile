@@ -49,6 +49,16 @@ hardware/wiring.svg hardware/hub-wiring.svg &: companion/data/pins.toml scripts/
 		| $(VENV)/.runtime
 	$(BIN)/python scripts/wiring.py
 
+# The maker's pack: a pad's build, the DE-9 pinouts, a key label sheet per language, and
+# hardware/README.md's cable table and parts list, drawn from their data.
+LABELS := $(patsubst companion/ui/locale/%.json,hardware/labels-%.svg,\
+	$(wildcard companion/ui/locale/*.json))
+
+hardware/pad.svg hardware/de9.svg $(LABELS) &: hardware/maker.toml hardware/bom.csv \
+		companion/data/pins.toml $(wildcard companion/ui/locale/*.json) scripts/maker.py \
+		scripts/wiring.py | $(VENV)/.runtime
+	$(BIN)/python scripts/maker.py
+
 bench: $(VENV)/.runtime
 	$(BIN)/companion bench
 	$(BIN)/python scripts/bench_replay.py
