@@ -337,7 +337,7 @@ def test_at_a_terminal_it_asks_which_display_and_buzzer(tmp_path):
     root = tmp_path / "root"
     done = at_a_terminal("install.sh", "--root", root, answers="9\n2\nactive\n")
     assert done.returncode == 0, done.stderr
-    assert "Which display is fitted?\n  1) ssd1309: the 2.42\" module (recommended)" in done.stderr
+    assert 'Which display is fitted?\n  1) ssd1309: the 2.42" module (recommended)' in done.stderr
     assert "a number from 1 to 3, please" in done.stderr  # the 9
     assert "Which buzzer is fitted?" in done.stderr
     config = _config(root)
