@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Install the Santo Domingo Companion as a service on Raspberry Pi OS Bookworm
+# Install the Santo Domingo Companion as a service on Raspberry Pi OS Trixie or Bookworm
 # (Zero 2 W, 3, 4, 5), from this checkout:   sudo ./install.sh
 # Safe to run again (after a `git pull`, say): each step checks first and does only
 # what is not done yet. `./install.sh --dry-run` shows the plan and changes nothing.
+# INSTALL_MODEL_FILE (for tests) names the file that says which Pi this is.
 set -Eeuo pipefail
 
 NAME=santo-domingo
@@ -10,19 +11,35 @@ SERVICE=companion
 PACKAGES=(python3-venv python3-lgpio python3-spidev i2c-tools)
 GROUPS_NEEDED=(gpio i2c spi dialout)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MODEL_FILE=${INSTALL_MODEL_FILE:-/proc/device-tree/model}
+# The parts a new config is written for, the recommended first (hardware/README.md).
+DISPLAYS=(ssd1309 ssd1306 none)
+# shellcheck disable=SC2034  # the *_WORDS are read through ask's namerefs
+DISPLAY_WORDS=('ssd1309: the 2.42" module (recommended)' 'ssd1306: the 0.96" module'
+               'none: the game plays on the pads and the buzzer')
+BUZZERS=(passive active none)
+# shellcheck disable=SC2034
+BUZZER_WORDS=('passive: plays the notes, its volume set (recommended)'
+              'active: beeps at its own pitch' 'none: silent')
 
 usage() {
     cat <<EOF
-Usage: sudo ./install.sh [--hub] [--web] [--dry-run] [--root DIR]
+Usage: sudo ./install.sh [--display D] [--buzzer B] [--yes] [--hub] [--web]
+                         [--dry-run] [--root DIR]
 
 Installs the companion from this checkout and starts it at every power-on:
-I2C on, the serial console off (GPIO 15 is the ▶ button), the packages it needs from
-the OS, a venv in /opt/$NAME, the system user '$SERVICE', the config
-/etc/$NAME/companion.toml (from docs/companion.example.toml, only if absent),
-the systemd unit '$SERVICE' and the udev rule naming the Pico hub /dev/$NAME-hub.
-The unit has no network unless the page for phones is enabled in the config ([web]
-enabled = true) or --web is given: then a drop-in lets the local network in.
+I2C on, the serial console off on a Zero 2 W to Pi 4 (GPIO 15 is the ▶ button; a Pi 5's
+console is on its own debug connector), the packages it needs from the OS, a venv in
+/opt/$NAME, the system user '$SERVICE', the config /etc/$NAME/companion.toml (from
+docs/companion.example.toml, only if absent: it asks which display and buzzer you
+fitted), the systemd unit '$SERVICE' and the udev rule naming the Pico hub
+/dev/$NAME-hub. The unit has no network unless the page for phones is enabled in the
+config ([web] enabled = true) or --web is given: then a drop-in lets the local network in.
 
+  --display D ssd1309 (the 2.42" module, recommended), ssd1306 (0.96") or none
+  --buzzer B  passive (recommended), active or none
+  --yes       ask nothing: the recommended part for what --display and --buzzer do
+              not say (also without a terminal to ask at)
   --hub       the pads are on the Pico hub (USB): a new config reads them from there
               ([pads] source = "hub"; an existing config is never changed)
   --web       let the local network reach the page for phones (the drop-in
@@ -37,10 +54,26 @@ Logs: journalctl -u $SERVICE -f        Remove it: sudo ./uninstall.sh
 EOF
 }
 
-DRY=0 HUB=0 WEB=0 ROOT=""
+# Whether option $1's value $2 is one of the names after it; else exit 2 saying so.
+pick() {
+    local option=$1 value=$2 choice
+    for choice in "${@:3}"; do [[ $value == "$choice" ]] && return 0; done
+    echo "install.sh: $option: '$value' is not one of ${*:3}" >&2
+    exit 2
+}
+
+DRY=0 HUB=0 WEB=0 YES=0 ROOT="" DISPLAY_PICK="" BUZZER_PICK=""
 while (($#)); do
     case $1 in
         --dry-run) DRY=1 ;;
+        --yes | -y) YES=1 ;;
+        --display | --buzzer)
+            (($# > 1)) || { echo "install.sh: $1 needs a value (see --help)" >&2; exit 2; }
+            if [[ $1 == --display ]]; then pick "$1" "$2" "${DISPLAYS[@]}"; DISPLAY_PICK=$2
+            else pick "$1" "$2" "${BUZZERS[@]}"; BUZZER_PICK=$2; fi
+            shift ;;
+        --display=*) pick --display "${1#*=}" "${DISPLAYS[@]}"; DISPLAY_PICK=${1#*=} ;;
+        --buzzer=*) pick --buzzer "${1#*=}" "${BUZZERS[@]}"; BUZZER_PICK=${1#*=} ;;
         --hub) HUB=1 ;;
         --web) WEB=1 ;;
         --root) (($# > 1)) || { echo "install.sh: --root needs a folder" >&2; exit 2; }
@@ -71,8 +104,54 @@ differs() {
 }
 put_file() { act install -D -m 0644 "$1" "$2"; }
 
+# Which display and buzzer a new config names: the options', else asked at a terminal,
+# else (--yes, or nothing to ask at) the recommended ones. A dry run asks nothing.
+choose_parts() {
+    if [[ -e $CONFIG ]]; then
+        if [[ -n $DISPLAY_PICK$BUZZER_PICK ]]; then
+            echo "The config is there already and stays as it is: --display and --buzzer are"
+            echo "for a new one ([display] controller and [sound] buzzer in $CONFIG say them)."
+        fi
+        return 0
+    fi
+    if ((!YES)) && [[ -t 0 ]]; then
+        ((!DRY)) || return 0  # the plan says they will be asked
+        [[ -n $DISPLAY_PICK ]] || DISPLAY_PICK=$(ask "Which display is fitted?" DISPLAYS DISPLAY_WORDS)
+        [[ -n $BUZZER_PICK ]] || BUZZER_PICK=$(ask "Which buzzer is fitted?" BUZZERS BUZZER_WORDS)
+        return 0
+    fi
+    if ((!DRY && !YES)) && [[ -z $DISPLAY_PICK || -z $BUZZER_PICK ]]; then
+        echo "No terminal to ask at: the recommended parts where --display or --buzzer say none."
+    fi
+    DISPLAY_PICK=${DISPLAY_PICK:-${DISPLAYS[0]}}
+    BUZZER_PICK=${BUZZER_PICK:-${BUZZERS[0]}}
+}
+
+# Ask $1 at the terminal; the answer is a number or a name of the array named $2 (its
+# words in the array named $3), and an empty one is the first, the recommended. Prints
+# the name; the question goes to stderr.
+ask() {
+    local question=$1 answer i
+    local -n names=$2 words=$3
+    printf '%s\n' "$question" >&2
+    for i in "${!names[@]}"; do printf '  %d) %s\n' $((i + 1)) "${words[i]}" >&2; done
+    while true; do
+        read -r -p "Your choice [1]: " answer || answer=""
+        answer=${answer:-1}
+        if [[ $answer =~ ^[0-9]+$ ]] && ((answer >= 1 && answer <= ${#names[@]})); then
+            printf '%s\n' "${names[answer - 1]}"; return 0
+        fi
+        for i in "${names[@]}"; do [[ $answer == "$i" ]] && { printf '%s\n' "$i"; return 0; }; done
+        printf '  a number from 1 to %d, please\n' "${#names[@]}" >&2
+    done
+}
+
 i2c_on() {
     step "I2C on (the display's bus)"
+    if [[ ! -e $CONFIG && $DISPLAY_PICK == none ]]; then
+        say "left as it is: no display (turn it on with raspi-config when you fit one)"
+        return 0
+    fi
     # An SPI display's D/C and reset lines are GPIO 2/3, the I2C pins: I2C must stay off.
     if grep -Eqs '^[[:space:]]*interface[[:space:]]*=[[:space:]]*"spi"' "$CONFIG"; then
         say "left as it is: the config's display is on SPI (hardware/README.md says how to"
@@ -86,10 +165,26 @@ i2c_on() {
 
 serial_console_off() {
     step "the serial console off (GPIO 15, RXD, is the ▶ button)"
+    # A Pi 5's console (serial0) is its 3-pin debug connector's UART, not GPIO 14/15.
+    if grep -Eqas 'Raspberry Pi (5|500)|Compute Module 5' "$MODEL_FILE"; then
+        say "left as it is: a Pi 5's serial console is on its debug connector, not GPIO 15"
+        return 0
+    fi
     have raspi-config || { say "no raspi-config here: take console=serial0 out of cmdline.txt"; return 0; }
-    if [[ $(raspi-config nonint get_serial_cons) == 1 ]]; then say "already off"; return 0; fi
-    if on_system; then act raspi-config nonint do_serial_cons 1; REBOOT=1; fi
+    if raspi_config_has do_serial_cons; then
+        if [[ $(raspi-config nonint get_serial_cons) == 1 ]]; then say "already off"; return 0; fi
+        if on_system; then act raspi-config nonint do_serial_cons 1; REBOOT=1; fi
+        return 0
+    fi
+    # A raspi-config from before October 2023 (on early Bookworm images) has do_serial
+    # alone: 1 turns the console off and the UART too, which leaves GPIO 14/15 plain GPIOs.
+    if [[ $(raspi-config nonint get_serial) == 1 ]]; then say "already off"; return 0; fi
+    say "an older raspi-config (no do_serial_cons): do_serial turns the UART off as well"
+    if on_system; then act raspi-config nonint do_serial 1; REBOOT=1; fi
 }
+
+# Whether the raspi-config here has the function $1 (its nonint commands are its functions).
+raspi_config_has() { grep -q "^$1()" "$(command -v raspi-config)"; }
 
 packages() {
     step "packages from the OS: ${PACKAGES[*]}"
@@ -162,14 +257,33 @@ config() {
     step "the config: $CONFIG"
     if [[ -e $CONFIG ]]; then say "already there (a config is never overwritten)"; return 0; fi
     CHANGED=1
-    # The example, with the state folder the unit's StateDirectory= gives the service.
+    # The example, with the state folder the unit's StateDirectory= gives the service,
+    # and the parts chosen: the display's driver, the buzzer's kind or none at its pin.
     local state='state_dir = "/var/lib/santo-domingo"' source='source = "matrix"'
+    local edits=() parts=()
     ((HUB)) && source='source = "hub"'
-    if ((DRY)); then say "would write it from docs/companion.example.toml, with $state, $source"; return 0; fi
-    say "writing it from docs/companion.example.toml, with $state, $source"
+    edits+=(-e "s|^state_dir = \"[^\"]*\"|$state|" -e "s|^source = \"[^\"]*\"|$source|")
+    case $DISPLAY_PICK in
+        "") parts+=("the display it asks for") ;;
+        none) parts+=("no display") ;;
+        *) parts+=("controller = \"$DISPLAY_PICK\"")
+           edits+=(-e "s|^controller = \"[^\"]*\"|controller = \"$DISPLAY_PICK\"|") ;;
+    esac
+    case $BUZZER_PICK in
+        "") parts+=("the buzzer it asks for") ;;
+        none) parts+=("no buzzer (buzzer = false)"); edits+=(-e "s|^buzzer = [0-9][0-9]*|buzzer = false|") ;;
+        *) parts+=("buzzer = \"$BUZZER_PICK\"")
+           edits+=(-e "s|^buzzer = \"[^\"]*\"|buzzer = \"$BUZZER_PICK\"|") ;;
+    esac
+    if ((DRY)); then
+        say "would write it from docs/companion.example.toml, with $state, $source,"
+        say "${parts[0]}, ${parts[1]}"
+        return 0
+    fi
+    say "writing it from docs/companion.example.toml, with $state, $source,"
+    say "${parts[0]}, ${parts[1]}"
     install -d -m 0755 "$(dirname "$CONFIG")"
-    sed -e "s|^state_dir = \"[^\"]*\"|$state|" -e "s|^source = \"[^\"]*\"|$source|" \
-        "$HERE/docs/companion.example.toml" >"$CONFIG.new"
+    sed "${edits[@]}" "$HERE/docs/companion.example.toml" >"$CONFIG.new"
     chmod 0644 "$CONFIG.new" && mv "$CONFIG.new" "$CONFIG"
 }
 
@@ -238,6 +352,7 @@ main() {
         echo "install.sh: it installs for the whole system: run it as root (sudo ./install.sh)" >&2
         exit 2
     fi
+    choose_parts
     ((DRY)) && echo "The plan (a dry run: nothing is changed):"
     i2c_on
     serial_console_off

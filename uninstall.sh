@@ -8,7 +8,7 @@ SERVICE=companion
 
 usage() {
     cat <<EOF
-Usage: sudo ./uninstall.sh [--purge] [--dry-run] [--root DIR]
+Usage: sudo ./uninstall.sh [--purge [--yes]] [--dry-run] [--root DIR]
 
 Stops and disables the '$SERVICE' service and removes what install.sh installed: the
 unit, the udev rule and /opt/$NAME. Your config (/etc/$NAME), the saved games and
@@ -16,8 +16,9 @@ history in /var/lib/$NAME and the system user '$SERVICE' they belong to stay, un
 --purge: a later install.sh finds them as they were.
 The packages from the OS and the I2C and serial console settings are left as they are.
 
-  --purge     remove the config /etc/$NAME, /var/lib/$NAME (the saved game, its
-              backup, the settings) and the user '$SERVICE' too
+  --purge     remove the config /etc/$NAME, /var/lib/$NAME (the saved games, the
+              history, the settings) and the user '$SERVICE' too: asked first
+  --yes       with --purge: do not ask (needed where there is no terminal to ask at)
   --dry-run   print the numbered plan, change nothing
   --root DIR  remove the files under DIR instead of /, as install.sh --root put them;
               systemctl (but --root), udevadm and userdel are then not run
@@ -25,10 +26,11 @@ The packages from the OS and the I2C and serial console settings are left as the
 EOF
 }
 
-DRY=0 PURGE=0 ROOT=""
+DRY=0 PURGE=0 YES=0 ROOT=""
 while (($#)); do
     case $1 in
         --dry-run) DRY=1 ;;
+        --yes | -y) YES=1 ;;
         --purge) PURGE=1 ;;
         --root) (($# > 1)) || { echo "uninstall.sh: --root needs a folder" >&2; exit 2; }
                 ROOT=$(realpath -m "$2"); shift ;;
@@ -90,6 +92,24 @@ udev_rule() {
     if on_system; then act udevadm control --reload; fi
 }
 
+# --purge deletes what no reinstall brings back: asked first, unless --yes.
+confirm_purge() {
+    ((PURGE && !DRY && !YES)) || return 0
+    [[ -e $STATE || -e $ETC/$NAME ]] || return 0  # nothing of the maker's left to lose
+    if [[ ! -t 0 ]]; then
+        echo "uninstall.sh: --purge deletes the saved games and the history ($STATE) and" \
+             "the config: no terminal to ask at, so add --yes to say so" >&2
+        exit 2
+    fi
+    local answer
+    read -r -p "Delete the saved games, the history ($STATE) and the config ($ETC/$NAME) for good? [y/N] " answer || answer=""
+    case $answer in
+        y | Y | yes | Yes | YES) return 0 ;;
+    esac
+    echo "Nothing was changed. (Without --purge, uninstall.sh keeps them.)"
+    exit 1
+}
+
 program() {
     step "the program and its venv: $ROOT/opt/$NAME"
     remove "$ROOT/opt/$NAME"
@@ -105,6 +125,7 @@ config() {
 state() {
     step "the saved games and history: $STATE"
     if ((!PURGE)); then say "kept (--purge removes them)"; return 0; fi
+    if ((DRY && !YES)) && [[ -e $STATE ]]; then say "asked first (--yes: not asked)"; fi
     remove "$STATE"
 }
 
@@ -124,6 +145,7 @@ main() {
         echo "uninstall.sh: it changes the whole system: run it as root (sudo ./uninstall.sh)" >&2
         exit 2
     fi
+    confirm_purge
     ((DRY)) && echo "The plan (a dry run: nothing is changed):"
     stop
     unit

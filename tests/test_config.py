@@ -274,11 +274,11 @@ def test_a_state_dir_that_is_a_file(tmp_path):
 
 
 def test_a_pin_map_is_checked_whole():
-    buttons = {"left": 1, "ok": 2, "right": 3}
+    buttons = {"left": 4, "ok": 2, "right": 3}
     with pytest.raises(config.ConfigError, match=r"^mine: \[pins\] columns: missing$"):
         config.pins_from({"rows": [5, 6], "buttons": buttons}, "mine")
-    twice = {"rows": [5, 6], "columns": [7, 8, 9, 10, 11, 12, 13, 1], "buttons": buttons}
-    with pytest.raises(config.ConfigError, match=r"^mine: \[pins.buttons\] left: GPIO 1 is also"):
+    twice = {"rows": [5, 6], "columns": [7, 8, 9, 10, 11, 12, 13, 4], "buttons": buttons}
+    with pytest.raises(config.ConfigError, match=r"^mine: \[pins.buttons\] left: GPIO 4 is also"):
         config.pins_from(twice, "mine")
     assert config.pins_from({**twice, "buttons": {**buttons, "left": 14}}).buttons["left"] == 14
 
@@ -328,7 +328,7 @@ def test_run_never_calls_a_config_error_missing_hardware(tmp_path, mock_hardware
 
 def test_run_without_hardware_points_at_simulate(tmp_path):
     err = io.StringIO()
-    assert run_command(str(write(tmp_path, "")), err=err) == 2
+    assert run_command(str(write(tmp_path, "")), err=err) == 3  # retried by the service
     assert "the hardware is not here" in err.getvalue()
     assert "companion simulate" in err.getvalue()
 
@@ -386,7 +386,7 @@ def test_a_part_that_fails_closes_the_ones_already_open(tmp_path, monkeypatch, m
     holder = Button(config.shipped_pins().buttons["left"], pin_factory=factory)
     err = io.StringIO()
     machine = mock_hardware.machine()  # should the parts all open after all, it stops
-    assert run_command(str(write(tmp_path, "")), err=err, machine=machine) == 2
+    assert run_command(str(write(tmp_path, "")), err=err, machine=machine) == 3
     assert "the hardware is not here (GPIOPinInUse" in err.getvalue()
     assert len(closed) == 1  # the pad matrix, opened first, was closed again
     holder.close()

@@ -4,6 +4,7 @@ nothing; ``--root DIR`` installs for real into a folder here, and again changes 
 from __future__ import annotations
 
 import os
+import pty
 import re
 import shutil
 import subprocess
@@ -30,10 +31,35 @@ needs_systemd = pytest.mark.skipif(
 )
 
 
-def script(name: str, *args: str | Path) -> subprocess.CompletedProcess:
+def script(
+    name: str, *args: str | Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """``name`` run with ``args``, nothing to ask at (no terminal on stdin)."""
     return subprocess.run(
-        ["bash", str(REPO / name), *map(str, args)], capture_output=True, text=True, timeout=60
+        ["bash", str(REPO / name), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env=None if env is None else {**os.environ, **env},
     )
+
+
+def at_a_terminal(name: str, *args: str | Path, answers: str) -> subprocess.CompletedProcess:
+    """``name`` run with a terminal (a pty) on stdin, ``answers`` typed into it."""
+    main, side = pty.openpty()
+    try:
+        os.write(main, answers.encode())
+        return subprocess.run(
+            ["bash", str(REPO / name), *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=side,
+        )
+    finally:
+        os.close(side)
+        os.close(main)
 
 
 def snapshot(root: Path) -> dict[str, bytes | str | None]:
@@ -131,10 +157,12 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
         assert re.search(rf"^{group}:x:\d+:companion$", _text(etc / "group"), re.M)
     config = _text(etc / "santo-domingo/companion.toml")
     assert 'state_dir = "/var/lib/santo-domingo"' in config  # the unit's StateDirectory=
-    example = _text(REPO / "docs/companion.example.toml")
-    assert [line for line in config.splitlines() if "state_dir" not in line] == [
-        line for line in example.splitlines() if "state_dir" not in line
-    ]
+    # no terminal to ask at: the example with the recommended display and buzzer
+    assert "No terminal to ask at" in first.stdout
+    example = tomllib.loads(_text(REPO / "docs/companion.example.toml"))
+    example["paths"]["state_dir"] = "/var/lib/santo-domingo"
+    example["display"]["controller"], example["sound"]["buzzer"] = "ssd1309", "passive"
+    assert tomllib.loads(config) == example
 
     installed = snapshot(root)
     again = script("install.sh", "--root", root)
@@ -156,7 +184,7 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
     assert "etc/santo-domingo/companion.toml" in left  # the config stays, as a conffile does
     assert script("uninstall.sh", "--root", root).stdout.endswith("Nothing more to remove.\n")
     assert snapshot(root) == left
-    assert script("uninstall.sh", "--purge", "--root", root).returncode == 0
+    assert script("uninstall.sh", "--purge", "--yes", "--root", root).returncode == 0
     assert not state.exists() and not (etc / "santo-domingo").exists()
 
 
@@ -263,3 +291,181 @@ def test_an_spi_display_leaves_i2c_as_it_is(tmp_path):
         "the config's display is on SPI"
         not in script("install.sh", "--dry-run", "--root", root).stdout
     )
+
+
+# --- the parts a new config names ----------------------------------------------------------
+
+
+def _config(root: Path) -> dict:
+    return tomllib.loads(_text(root / "etc/santo-domingo/companion.toml"))
+
+
+@needs_systemd
+@pytest.mark.parametrize(
+    ("args", "controller", "kind", "pin"),
+    [
+        (["--display", "ssd1306", "--buzzer", "active"], "ssd1306", "active", 18),
+        (["--display=ssd1309", "--buzzer=none"], "ssd1309", None, False),
+        (["--yes", "--buzzer", "active"], "ssd1309", "active", 18),  # the rest recommended
+    ],
+)
+def test_the_display_and_buzzer_options_go_into_the_new_config(
+    tmp_path, args, controller, kind, pin
+):
+    root = tmp_path / "root"
+    done = script("install.sh", "--root", root, *args)
+    assert done.returncode == 0, done.stderr
+    assert "No terminal to ask at" not in done.stdout
+    config = _config(root)
+    assert config["display"]["controller"] == controller and config["pins"]["buzzer"] == pin
+    if kind is not None:
+        assert config["sound"]["buzzer"] == kind
+
+
+@needs_systemd
+def test_no_display_leaves_i2c_alone_and_the_default_driver(tmp_path):
+    root = tmp_path / "root"
+    done = script("install.sh", "--root", root, "--display", "none", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "left as it is: no display" in done.stdout and "no display, " in done.stdout
+    example = tomllib.loads(_text(REPO / "docs/companion.example.toml"))
+    assert _config(root)["display"] == example["display"]
+
+
+@needs_systemd
+def test_at_a_terminal_it_asks_which_display_and_buzzer(tmp_path):
+    root = tmp_path / "root"
+    done = at_a_terminal("install.sh", "--root", root, answers="9\n2\nactive\n")
+    assert done.returncode == 0, done.stderr
+    assert 'Which display is fitted?\n  1) ssd1309: the 2.42" module (recommended)' in done.stderr
+    assert "a number from 1 to 3, please" in done.stderr  # the 9
+    assert "Which buzzer is fitted?" in done.stderr
+    config = _config(root)
+    assert config["display"]["controller"] == "ssd1306" and config["sound"]["buzzer"] == "active"
+    # an empty answer is the recommended part
+    other = tmp_path / "other"
+    assert at_a_terminal("install.sh", "--root", other, answers="\n\n").returncode == 0
+    assert _config(other)["display"]["controller"] == "ssd1309"
+    assert _config(other)["sound"]["buzzer"] == "passive"
+
+
+def test_a_dry_run_at_a_terminal_asks_nothing_and_says_it_will():
+    done = at_a_terminal("install.sh", "--dry-run", answers="")
+    assert done.returncode == 0 and "Which display" not in done.stderr
+    assert "the display it asks for, the buzzer it asks for" in done.stdout
+    flagged = script("install.sh", "--dry-run", "--display", "none", "--buzzer", "none")
+    assert "no display, no buzzer (buzzer = false)" in flagged.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--display", "oled"], "install.sh: --display: 'oled' is not one of ssd1309 ssd1306 none"),
+        (["--buzzer=loud"], "install.sh: --buzzer: 'loud' is not one of passive active none"),
+        (["--buzzer"], "install.sh: --buzzer needs a value (see --help)"),
+    ],
+)
+def test_a_part_that_is_not_offered_is_one_line_and_exit_2(args, said):
+    done = script("install.sh", "--dry-run", *args)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr == said + "\n"
+
+
+def test_the_options_never_change_a_config_that_is_there(tmp_path):
+    root = tmp_path / "root"
+    mine = root / "etc/santo-domingo/companion.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[display]\ncontroller = "sh1106"\n')
+    done = script("install.sh", "--dry-run", "--root", root, "--display", "ssd1309")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("The config is there already and stays as it is")
+    assert mine.read_text() == '[display]\ncontroller = "sh1106"\n'
+
+
+# --- raspi-config, old and new, and the Pi 5 -----------------------------------------------
+
+RASPI_CONFIG = """#!/bin/bash
+# Stands in for Raspberry Pi OS's raspi-config: `nonint NAME ARGS` calls its function NAME.
+get_i2c() {{ echo 1; }}
+do_i2c() {{ :; }}
+get_serial() {{ echo 0; }}
+do_serial() {{ :; }}
+{since_2023}
+case $1 in nonint) shift; "$@"; exit $? ;; esac
+"""
+SINCE_OCTOBER_2023 = "get_serial_cons() { echo 0; }\ndo_serial_cons() { :; }"
+
+
+def with_raspi_config(tmp_path: Path, *, since_2023: bool, model: str) -> dict[str, str]:
+    """The environment of a Pi whose raspi-config has do_serial_cons (since October
+    2023) or not, and whose device tree names it ``model``."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    tool = bin_ / "raspi-config"
+    tool.write_text(RASPI_CONFIG.format(since_2023=SINCE_OCTOBER_2023 if since_2023 else ""))
+    tool.chmod(0o755)
+    (tmp_path / "model").write_bytes(model.encode() + b"\0")  # as the device tree has it
+    return {
+        "PATH": f"{bin_}:{os.environ['PATH']}",
+        "INSTALL_MODEL_FILE": str(tmp_path / "model"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("since_2023", "model", "command"),
+    [
+        (True, "Raspberry Pi 4 Model B Rev 1.5", "raspi-config nonint do_serial_cons 1"),
+        (False, "Raspberry Pi Zero 2 W Rev 1.0", "raspi-config nonint do_serial 1"),
+        (True, "Raspberry Pi 5 Model B Rev 1.0", None),
+        (True, "Raspberry Pi Compute Module 5 Rev 1.0", None),
+    ],
+    ids=["new-raspi-config", "old-raspi-config", "pi5", "cm5"],
+)
+def test_the_serial_console_step_on_each_pi(tmp_path, since_2023, model, command):
+    env = with_raspi_config(tmp_path, since_2023=since_2023, model=model)
+    done = script("install.sh", "--dry-run", env=env)
+    assert done.returncode == 0, done.stderr
+    step = re.search(r"^ 2\. the serial console.*?\n(.*?)\n 3\. ", done.stdout, re.M | re.S)
+    assert step is not None, done.stdout
+    if command is None:
+        assert step.group(1) == (
+            "    left as it is: a Pi 5's serial console is on its debug connector, not GPIO 15"
+        )
+    else:
+        assert step.group(1).endswith(f"would run: {command}")
+    assert "would run: raspi-config nonint do_i2c 0" in done.stdout
+    assert "command not found" not in done.stderr
+
+
+# --- uninstall --purge asks ----------------------------------------------------------------
+
+
+def _installed_state(root: Path) -> Path:
+    state = root / "var/lib/santo-domingo"
+    state.mkdir(parents=True)
+    (state / "history.sqlite").write_text("every game")
+    return state
+
+
+def test_purge_without_a_terminal_needs_yes(tmp_path):
+    root = tmp_path / "root"
+    state = _installed_state(root)
+    done = script("uninstall.sh", "--purge", "--root", root)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("uninstall.sh: --purge deletes the saved games and the history")
+    assert done.stderr.endswith("no terminal to ask at, so add --yes to say so\n")
+    assert (state / "history.sqlite").exists()
+    assert "asked first" in script("uninstall.sh", "--dry-run", "--purge", "--root", root).stdout
+
+
+@pytest.mark.parametrize(("answer", "kept"), [("\n", True), ("n\n", True), ("y\n", False)])
+def test_purge_at_a_terminal_asks_first(tmp_path, answer, kept):
+    root = tmp_path / "root"
+    state = _installed_state(root)
+    done = at_a_terminal("uninstall.sh", "--purge", "--root", root, answers=answer)
+    assert "Delete the saved games, the history" in done.stderr
+    assert (state / "history.sqlite").exists() == kept
+    if kept:
+        assert done.returncode == 1
+        assert done.stdout == "Nothing was changed. (Without --purge, uninstall.sh keeps them.)\n"
+    else:
+        assert done.returncode == 0, done.stderr

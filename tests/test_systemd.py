@@ -123,3 +123,29 @@ def test_the_web_drop_in_verifies_clean_beside_the_unit(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert [line for line in done.stderr.splitlines() if "companion" in line] == []
+
+
+def test_the_restart_policy_follows_the_exit_statuses():
+    """A config mistake (2) is not retried; a crash (1) and missing hardware (3) are, the
+    latter after a hold-off that ends before systemd's start timeout."""
+    from companion.cli import run
+
+    unit = SYSTEMD / "companion.service"
+    assert settings(unit, "Restart") == ["on-failure"]
+    assert settings(unit, "RestartPreventExitStatus") == [str(run.EXIT_BAD_INPUT)]
+    assert run.EXIT_NO_HARDWARE not in (0, run.EXIT_BAD_INPUT)
+    assert run.EXIT_CRASHED not in (0, run.EXIT_BAD_INPUT)
+    (timeout,) = settings(unit, "TimeoutStartSec")
+    (restart,) = settings(unit, "RestartSec")
+    assert int(timeout.removesuffix("s")) >= run.HOLD_OFF + 30  # 30 s left to start up
+    # a start limit of 5 in 10 s (systemd's default) is never reached by hold-offs
+    assert 5 * (run.HOLD_OFF + int(restart.removesuffix("s"))) > 10
+    assert settings(unit, "StartLimitBurst") == settings(unit, "StartLimitIntervalSec") == []
+
+
+def test_the_service_hands_its_process_what_tells_it_is_the_service():
+    """``pinfactory.SERVICE`` (lgpio alone, the hold-off) is set by Type=notify."""
+    from companion.hw.pinfactory import SERVICE
+
+    assert SERVICE == "NOTIFY_SOCKET"
+    assert settings(SYSTEMD / "companion.service", "Type") == ["notify"]

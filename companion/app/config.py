@@ -46,6 +46,9 @@ BUZZERS = ("active", "passive")  # a buzzer that beeps at its own pitch, or one 
 PAD_SOURCES = tuple(PADS)  # the pads on the Pi's own pins, or through the Pico hub
 # The GPIO backends companion.hw.pinfactory makes: "auto", or gpiozero's factory names.
 PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "native", "mock")
+# GPIO 0 and 1 (ID_SD, ID_SC) are the I²C bus of a HAT's ID EEPROM, which the firmware
+# reads at boot (the Raspberry Pi HAT specification reserves them): no part may use them.
+ID_PINS = {0: "ID_SD", 1: "ID_SC"}
 # The GPIOs a display's bus holds (BCM numbers): no pad, button or buzzer may use them.
 BUS_PINS = {
     "i2c": {2: "SDA", 3: "SCL"},
@@ -117,6 +120,7 @@ class Config:
     pads: PadsConfig = PadsConfig()
     pin_factory: str = "auto"  # one of PIN_FACTORIES, from [gpio] pin_factory
     web: WebConfig = WebConfig()
+    chip: int | str = "auto"  # [gpio] chip: the header's /dev/gpiochip number, or "auto"
 
     @property
     def state(self) -> Path:
@@ -158,6 +162,27 @@ class Whole:
 
 
 PIN = Whole(0, 27, "a GPIO number")  # BCM numbers of the 40-pin header
+
+
+def part_pin(value: object) -> int:
+    """A GPIO a pad, a button or the buzzer may use: one of the header's, not the ID
+    EEPROM's."""
+    pin = PIN(value)
+    if pin in ID_PINS:
+        raise _Wrong(
+            f"GPIO {pin} is {ID_PINS[pin]}, the HAT ID EEPROM's I²C line, which the Pi reads "
+            "at boot: keep GPIO 0 and 1 free"
+        )
+    return pin
+
+
+def chip(value: object) -> int | str:
+    """``"auto"`` (the header's chip, found by its label) or a /dev/gpiochip number."""
+    if value == "auto":
+        return value
+    if type(value) is not int or value < 0:
+        raise _Wrong('neither "auto" nor a gpiochip number (0 or more: 0 is /dev/gpiochip0)')
+    return value
 
 
 @dataclass(frozen=True)
@@ -228,7 +253,7 @@ class PinList:
             raise _Wrong(f"needs a list of {count} GPIO numbers, one {self.what}")
         for i, pin in enumerate(value):
             try:
-                PIN(pin)
+                part_pin(pin)
             except _Wrong as e:
                 raise _Wrong(e.why, f"[{i}]", pin) from None
         return tuple(value)
@@ -246,12 +271,14 @@ def buzzer(value: object) -> int | None:
         if "pin" not in value:
             raise _Wrong("missing", ".pin", show=False)
         try:
-            return PIN(value["pin"])
+            return part_pin(value["pin"])
         except _Wrong as e:
             raise _Wrong(e.why, ".pin", value["pin"]) from None
     try:
-        return PIN(value)
+        return part_pin(value)
     except _Wrong:
+        if type(value) is int and value in ID_PINS:
+            raise
         raise _Wrong("not a GPIO number, nor false for no buzzer") from None
 
 
@@ -274,9 +301,9 @@ PINS: Schema = {
     "rows": Key(PinList(2, 6, "a seat"), REQUIRED),
     "columns": Key(PinList(8, 8, "a card value"), REQUIRED),
     "buttons": {
-        "left": Key(PIN, REQUIRED),
-        "ok": Key(PIN, REQUIRED),
-        "right": Key(PIN, REQUIRED),
+        "left": Key(part_pin, REQUIRED),
+        "ok": Key(part_pin, REQUIRED),
+        "right": Key(part_pin, REQUIRED),
     },
     "buzzer": Key(buzzer),
 }
@@ -301,6 +328,7 @@ SCHEMA: Schema = {
     },
     "gpio": {
         "pin_factory": Key(Name(lambda: PIN_FACTORIES), "auto"),
+        "chip": Key(chip, "auto"),
     },
     "pins": PINS,
     "paths": {
@@ -585,6 +613,7 @@ def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | No
         pads=PadsConfig(**merged["pads"]),
         pin_factory=merged["gpio"]["pin_factory"],
         web=WebConfig(**merged["web"]),
+        chip=merged["gpio"]["chip"],
     )
 
 

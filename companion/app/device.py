@@ -16,7 +16,7 @@ from ..errors import CompanionError, where
 from ..game.boards import profile, profile_names
 from ..game.settings import DeviceSettings
 from ..hw import display
-from ..hw.pinfactory import PinFactoryError, pin_factory, simulated
+from ..hw.pinfactory import PinFactoryError, PinsUnavailable, pin_factory, simulated
 from ..storage import StateDir
 from ..table import TABLE, Flow, new_flow
 from ..table.events import Put
@@ -48,15 +48,21 @@ def setup_flow(prefs: DeviceSettings, seed: int | None = None) -> Flow:
 
 
 def device_pins(found: Effective) -> PinSource:
-    """The device's one pin factory, as ``[gpio] pin_factory`` says, closed after every
-    part on it. One it cannot make is a one-line ``ConfigError``."""
+    """The device's one pin factory, as ``[gpio] pin_factory`` and ``chip`` say, closed
+    after every part on it. One it cannot make is one line: a ``ConfigError`` when the
+    settings are at fault, a ``PinsUnavailable`` when the pins are not there (yet)."""
 
     def open_pins(stack: ExitStack, report: Report) -> Factory:
+        cfg = found.config
         try:
-            factory = pin_factory(found.config.pin_factory)
+            factory = pin_factory(cfg.pin_factory, chip=cfg.chip)
         except PinFactoryError as e:
-            origin = found.origin(("gpio", "pin_factory"))
-            raise ConfigError(str(e) if origin == PACKAGED else f"{where(origin)}: {e}") from None
+            # the file that names the backend or the chip, if one does
+            origins = {found.origin(("gpio", key)) for key in ("pin_factory", "chip")} - {PACKAGED}
+            line = f"{where(origins.pop())}: {e}" if origins else str(e)
+            raise (PinsUnavailable if isinstance(e, PinsUnavailable) else ConfigError)(
+                line
+            ) from None
         stack.callback(factory.close)
         if simulated(factory):
             report("the pins are gpiozero's mock pins: no button or pad on them can be pressed")

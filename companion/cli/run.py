@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,9 +19,24 @@ from ..app.effective import Effective, effective
 from ..app.inputs import InputSource
 from ..app.notify import Notifier
 from ..errors import CompanionError
+from ..hw.pinfactory import SERVICE, PinsUnavailable
 
-EXIT_BAD_INPUT = 2
+EXIT_BAD_INPUT = 2  # a mistake in the config: the unit's RestartPreventExitStatus=2
 EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
+# The hardware cannot be had now (no GPIO chip, its library, the hub's port): systemd
+# starts it again, and it may be there by then (systemd/companion.service says why).
+EXIT_NO_HARDWARE = 3
+# Under systemd, how long a start that found no hardware waits before it exits: the
+# unit's RestartSec= is short for crashes, and a retry every few seconds would keep a
+# Zero 2 W busy importing and fill the journal. Below the start timeout (90 s).
+HOLD_OFF = 30.0
+
+
+def hold_off(environ: Mapping[str, str] = os.environ) -> None:
+    """``HOLD_OFF`` seconds as the service (``pinfactory.SERVICE`` is set); none in a
+    terminal, where the maker reads the line at once."""
+    if SERVICE in environ:
+        time.sleep(HOLD_OFF)
 
 
 @dataclass(frozen=True)
@@ -35,6 +51,7 @@ class Machine:
     clock: Callable[[], float] = time.monotonic
     splash: float = SPLASH
     signals: bool = True  # SIGTERM stops the table (only the main thread may ask)
+    hold_off: Callable[[], None] = hold_off  # before EXIT_NO_HARDWARE
     inputs: tuple[InputSource, ...] = ()  # beside the table's own
     watchers: tuple[WatcherSource, ...] = ()  # beside the page for phones
 
@@ -63,12 +80,16 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
         except ConfigError as e:  # a config mistake, never "no hardware"
             err.write(f"companion run: {e}\n")
             return EXIT_BAD_INPUT
+        except PinsUnavailable as e:
+            return _no_hardware(f"companion run: {e}\n", err, spec, machine)
         except Exception as e:  # off a Pi: no display, no pins. Say so, point at simulate.
-            err.write(
+            return _no_hardware(
                 f"companion run: the hardware is not here ({type(e).__name__}: {str(e)[:80]}); "
-                "on a machine without it, try: companion simulate --players 3\n"
+                "on a machine without it, try: companion simulate --players 3\n",
+                err,
+                spec,
+                machine,
             )
-            return EXIT_BAD_INPUT
         if machine.signals:
             signal.signal(signal.SIGTERM, lambda *_: table.app.stop())
         try:
@@ -92,6 +113,15 @@ def machine_spec(found: Effective, report: Callable[[str], None], machine: Machi
         watchers=spec.watchers + machine.watchers,
         splash=machine.splash,
     )
+
+
+def _no_hardware(line: str, err: TextIO, spec: Spec, machine: Machine) -> int:
+    """The line said, and ``systemctl status`` shows it while the start holds off."""
+    err.write(line)
+    err.flush()
+    spec.notify.status(line.removeprefix("companion run: "))
+    machine.hold_off()
+    return EXIT_NO_HARDWARE
 
 
 def _crashed(e: Exception, err: TextIO) -> None:
