@@ -20,6 +20,15 @@ def no_config_of_this_machine(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
 
 
+@pytest.fixture(autouse=True)
+def not_under_systemd(monkeypatch):
+    """The tests run as a command, never as the service: a ``NOTIFY_SOCKET`` of the
+    environment they run in (a CI job under systemd) would make ``companion run`` wait
+    and refuse backends as the service does. The tests of the service set their own."""
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    monkeypatch.delenv("WATCHDOG_USEC", raising=False)
+
+
 @pytest.fixture
 def board() -> Board:
     return Board.from_rates(TEST_RATES)
