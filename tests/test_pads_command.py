@@ -115,14 +115,14 @@ def test_card_names_come_from_the_catalog(mock_config):
     bench = Bench(mock_config, count=2)
     assert bench.wired.wait(WAIT)
     bench.out.wait_for(
-        "Appuyez sur chaque bouton de chaque pavé, puis ◀ OK ▶ : chaque appui et chaque "
+        "Appuyez sur chaque touche de chaque pavé, puis ◀ OK ▶ : chaque appui et chaque "
         "relâchement s'affiche ici. Ctrl-C termine."
     )
     bench.matrix.press(0, 6)
-    bench.out.wait_for("J1 carte 6 (Douanier) appuyée")
+    bench.out.wait_for("J1 touche 6 (Douanier) enfoncée")
     bench.button("left").drive_low()
     assert bench.finish() == 0
-    assert bench.out.getvalue().splitlines()[2] == "◀ appuyé"
+    assert bench.out.getvalue().splitlines()[2] == "touche ◀ enfoncée"
 
 
 def test_no_pins_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):

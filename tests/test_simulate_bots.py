@@ -212,3 +212,17 @@ def test_the_seed_reaches_the_bots_trades_too():
         assert sim.flow.game.over and sim.ranked
     finally:
         sim.close()
+
+
+def test_the_narration_names_bots_as_the_table_does(tmp_path, capsys):
+    """The replayed game and the simulator's summary call a bot B2, as the screens do."""
+    from companion.cli import main
+
+    record = whole_game()
+    (tmp_path / "game.json").write_text(record.to_json())
+    assert main(["replay", str(tmp_path / "game.json")]) == 0
+    out = capsys.readouterr().out
+    assert "B2 " in out and "B3 " in out and "P2 " not in out and "P1 " in out
+    code, out, err = simulate("--players", "0", "--bots", "easy,easy", "--fast")
+    assert code == 0, err
+    assert "Winner: B" in out and "Winner: P" not in out

@@ -221,3 +221,19 @@ def test_a_wide_panel_sets_short_lines_in_three_columns_of_the_body_font():
     assert len({i.x for i in lines}) == 3
     narrow = [i for i in screen(view, words, SIZE).items if isinstance(i, Text)]
     assert len({i.x for i in narrow if i.text.endswith("PV")}) <= 2
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_a_vp_row_that_pays_a_seat_nothing_says_vp_not_goods(lang):
+    """A Captain or Admiral on a VP row with nothing left pays "+0 VP", never "+0 goods"."""
+    from companion.rules import Row
+
+    words = catalog(lang)
+    table = _share_step()
+    view = table.view
+    step = replace(view.body.step, row=Row.VP, gains=(Gain(0), Gain(1, vp=2)))
+    said = say(replace(view, body=replace(view.body, step=step)), words)
+    assert isinstance(said.content, PerSeat)
+    first, second = said.content.lines
+    assert first.long == words.t("screen.gain_vp", seat=words.seat(0), n=0), first
+    assert first.tally is None and second.tally is None

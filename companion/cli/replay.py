@@ -159,7 +159,8 @@ def _replayed(doc: object, as_json: bool, lang: str) -> str:
         return json.dumps(state_to_dict(record.replay(), record.ended)) + "\n"
     from ..game.narrate import narrate_game
 
-    return "".join(line + "\n" for line in narrate_game(record, catalog(lang)))
+    words = catalog(lang).with_bots(tuple(map(bool, record.bots)))  # B2, as on the table
+    return "".join(line + "\n" for line in narrate_game(record, words))
 
 
 def _why(e: BaseException) -> str:

@@ -490,7 +490,8 @@ def _report(
     if not drawn and recorder.last is not None:
         out.write(to_text(recorder.last) + "\n")
     if game is not None:
-        words = catalog(sim.flow.prefs.language)  # as the table last spoke
+        bots = tuple(map(bool, game.record.bots))  # B2, as on the table
+        words = catalog(sim.flow.prefs.language).with_bots(bots)  # as the table last spoke
         out.write("".join(line + "\n" for line in ending(game.state, words, game.record.ended)))
     return 0
 

@@ -11,6 +11,7 @@ import itertools
 from dataclasses import replace
 
 from ..rules import Beggar, Bonus, Discard, Gain, Outcome, Rate, Share, Step, Trade
+from ..rules import Row as BoardRow
 from ..table.view import (
     BoardView,
     ChoosingView,
@@ -279,10 +280,18 @@ def _tally(step: Step, g: Gain, w: Catalog) -> Tally | None:
     if isinstance(step, Trade):
         goods = ((f"-{-g.goods}", "goods"), (f"+{g.vp}", "vp"))
         return Tally(seat, goods) if g.goods else None
-    if g.vp or (isinstance(step, Bonus) and step.in_vp):
+    if g.vp or _in_vp(step):
         return None
     after = ("screen.lost_after", "screen.lost_after_least") if g.lost else ()
     return Tally(seat, ((f"+{g.goods}", "goods"),), tuple(w.t(k, lost=g.lost) for k in after))
+
+
+def _in_vp(step: Step) -> bool:
+    """Whether the step pays VP, even where it paid a seat none (a Captain on an empty
+    VP row, Customs with nothing to count): its gains are said in VP, never "+0 goods"."""
+    if isinstance(step, Share):
+        return step.row is BoardRow.VP
+    return isinstance(step, Bonus) and step.in_vp
 
 
 def _gain(step: Step, g: Gain, w: Catalog) -> Both:
@@ -291,7 +300,7 @@ def _gain(step: Step, g: Gain, w: Catalog) -> Both:
         return _both(w, "screen.no_trade_gain", seat=seat)
     if isinstance(step, Trade):
         return _both(w, "screen.trade_gain", seat=seat, spent=-g.goods, vp=g.vp)
-    if g.vp or (isinstance(step, Bonus) and step.in_vp):
+    if g.vp or _in_vp(step):
         line = w.t("screen.gain_vp", seat=seat, n=g.vp)
         return Both(line, line)
     if g.lost:  # the goods over 15 are lost: said, never a silent "+0"
