@@ -291,6 +291,7 @@ class PadMatrix(Closing):
         self._rest()
         with self._lock:
             self._woken |= bool(held)  # park them: their release is looked for
+            self._scanning = True  # until the thread waits: wait_idle waits for that
             target = self.health.run(self._run)
             self._thread = threading.Thread(target=target, name="pad-matrix", daemon=True)
             self._thread.start()
