@@ -63,9 +63,8 @@ INTERNAL_PULL_UP = 73e3  # ohms
 # (not a measurement). A DE-9 cable of 3 m is then ~300 pF a conductor.
 CABLE_F_PER_M = 100e-12
 DIODE_F = 4e-12  # a 1N4148 at 0 V: 4 pF at most (its datasheet)
-PIN_F = 5e-12  # the Pi's input capacitance, typical (the same documentation)
+PIN_F = 5e-12  # the Pi's input capacitance, typical (the same documentation, BCM2835)
 SETTLE_RCS = 5
-MAX_SETTLE_US = 5000  # [pads] settle_us takes 0..this; 10 m cables on 6 seats need 4.4 ms
 
 
 def settle_time(cables: int, length_m: float, pull_up: float | None = None) -> float:
@@ -103,11 +102,6 @@ class OpenDrainRow(Closing):
         except Exception:
             self.close()
             raise
-
-    @property
-    def driven(self) -> bool:
-        pin = self._device.pin
-        return pin is not None and pin.function == "output"
 
     def drive(self) -> None:
         self._line().output_with_state(False)
