@@ -180,9 +180,11 @@ PAD_COLUMNS = (4, 17, 27, 22, 23, 24, 25, 12)
 
 class Pads:
     """A started ``PadMatrix`` on a ``SimulatedMatrix`` of ``SimFactory`` pins. Its clock
-    steps once a reading, so the debounce (5 steps) counts scans, whatever the load."""
+    steps once a reading, so the debounce (5 steps) counts scans, whatever the load; its
+    columns settle at once (``settle`` 0), unless ``wiring`` (the ``SimulatedMatrix``'s
+    options) makes them slow."""
 
-    def __init__(self, **options):
+    def __init__(self, wiring=None, **options):
         import itertools
         import queue
 
@@ -191,9 +193,15 @@ class Pads:
         from companion.sim.pins import SimFactory
 
         # A key counts as stuck only when a test says after how many scans.
-        options = {"debounce": 5, "stuck": None, "clock": itertools.count().__next__, **options}
+        options = {
+            "debounce": 5,
+            "stuck": None,
+            "clock": itertools.count().__next__,
+            "settle": 0,
+            **options,
+        }
         self.factory = SimFactory()
-        self.sim = SimulatedMatrix(self.factory, PAD_ROWS, PAD_COLUMNS)
+        self.sim = SimulatedMatrix(self.factory, PAD_ROWS, PAD_COLUMNS, **(wiring or {}))
         self.matrix = PadMatrix(PAD_ROWS, PAD_COLUMNS, pin_factory=self.factory, **options)
         self.events: queue.SimpleQueue = queue.SimpleQueue()
         self.matrix.start(self.events.put)

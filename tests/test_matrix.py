@@ -12,8 +12,10 @@ from helpers import PAD_COLUMNS, PAD_ROWS
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.hw.matrix import Debouncer, PadMatrix
-from companion.sim.matrix import SimulatedMatrix
+from companion.app import config
+from companion.app.inputs import matrix_settle
+from companion.hw.matrix import DEBOUNCE, SCAN_INTERVAL, Debouncer, PadMatrix, settle_time
+from companion.sim.matrix import SimulatedMatrix, rc_rise
 from companion.sim.pins import SimFactory
 from companion.table.events import PadDown, PadUp
 
@@ -153,17 +155,153 @@ def test_a_press_leaves_no_lost_wake_behind(pads):
     assert pads.rest() == []
 
 
-def test_a_key_held_at_start_counts():
+def test_a_key_held_at_start_is_no_press_until_released():
+    """A key down as the service starts (a book on a pad, a hand resting on it) is not
+    pressed now: it counts once it has come up. The others count meanwhile."""
     factory = SimFactory()
     sim = SimulatedMatrix(factory, PAD_ROWS, PAD_COLUMNS)
     sim.press(3, 6)
     got: queue.SimpleQueue = queue.SimpleQueue()
-    with PadMatrix(PAD_ROWS, PAD_COLUMNS, pin_factory=factory, debounce=0) as matrix:
+    matrix = PadMatrix(PAD_ROWS, PAD_COLUMNS, pin_factory=factory, debounce=0, settle=0)
+    try:
         matrix.start(got.put)
-        assert got.get(timeout=10) == PadDown(3, 6)  # no edge came: start looked once
+        sim.press(1, 2)  # another seat: heard at once, and first
+        assert got.get(timeout=10) == PadDown(1, 2)
+        sim.release(1, 2)
+        assert got.get(timeout=10) == PadUp(1, 2)
+        sim.release(3, 6)  # no event: it was never down
+        sim.press(1, 2)  # the scan that hears this one sees (3, 6) open
+        assert got.get(timeout=10) == PadDown(1, 2)
+        sim.release(1, 2)
+        assert got.get(timeout=10) == PadUp(1, 2)
+        sim.press(3, 6)  # pressed again: now it is a press
+        assert got.get(timeout=10) == PadDown(3, 6)
         sim.release(3, 6)
         assert got.get(timeout=10) == PadUp(3, 6)
-    factory.reset()
+        assert matrix.wait_idle(timeout=10) and got.empty()
+    finally:
+        matrix.close()
+        factory.reset()
+
+
+def test_a_key_ignored_is_forgotten_once_seen_open():
+    debouncer = Debouncer(2)
+    debouncer.ignore({(0, 1)})
+    assert not debouncer.quiet and debouncer.parked == {(0, 1)}
+    assert feed(debouncer, [(t, {(0, 1), (2, 2)}) for t in range(5)]) == [(2, PadDown(2, 2))]
+    assert feed(debouncer, [(5, {(2, 2)})]) == []  # (0, 1) seen open: an ordinary key again
+    got = feed(debouncer, [(t, {(0, 1), (2, 2)}) for t in range(6, 10)])
+    assert got == [(8, PadDown(0, 1))]
+
+
+# --- open drain: a row is driven low or let go, never driven high -----------------------
+
+
+def test_rows_are_driven_low_or_released_never_high(pads):
+    """Two seats pressing the same card: a pad without diodes would join their rows.
+    Only one row is ever driven during a scan, and never high, so no two outputs meet."""
+    for key in [(0, 3), (1, 3), (4, 3), (4, 7)]:
+        pads.sim.press(*key)
+    assert set(pads.take(4)) == {PadDown(0, 3), PadDown(1, 3), PadDown(4, 3), PadDown(4, 7)}
+    for key in [(0, 3), (1, 3), (4, 3), (4, 7)]:
+        pads.sim.release(*key)
+    assert len(pads.take(4)) == 4 and pads.rest() == []
+    assert pads.sim.driven_high == 0
+    # Released rows are inputs without a pull: a pull-down would pull columns low.
+    assert all(row.pull == "floating" for row in pads.sim.rows)
+    assert all(row.driving for row in pads.sim.rows)  # idle: all driven low again
+
+
+def test_a_scan_drives_one_row_at_a_time_and_waits_for_the_columns(make_pads):
+    """Between a row switch and the columns' reading, the settle time is slept (on the
+    sleeper given: no test sleeps it)."""
+    log: list[object] = []
+    pads = make_pads(settle=0.0005, sleep=log.append)
+    rows = pads.sim.rows
+
+    def reading(card, original=pads.sim.reading):
+        if card == 1:  # a row's first column: which rows are driven as it is read
+            log.append([i for i, row in enumerate(rows) if row.driving])
+        original(card)
+
+    pads.sim.reading = reading
+    log.clear()  # start() made the first scan before the spy was in place
+    pads.sim.tap(2, 4, reads=8)
+    assert pads.rest() == [PadDown(2, 4), PadUp(2, 4)]
+    assert len(log) >= 2 * 6 * 8
+    assert log == [0.0005, [0], 0.0005, [1], 0.0005, [2], 0.0005, [3], 0.0005, [4], 0.0005, [5]] * (
+        len(log) // 12
+    )
+
+
+# --- a slow column: the settle time keeps a held key on its own seat --------------------
+
+# A column on six 3 m cables with only the SoC's pull-up, its worst case as the
+# datasheets give it: 73 kOhm (the BCM2711's highest), the column's six conductors and
+# the row conductors of the seats holding that card charged through their diodes
+# (~100 pF a metre, typical of unshielded multicore), six 1N4148s (4 pF), the pin (5 pF).
+SLOW_TAU = 73e3 * (6 * 3 * 100e-12 + 6 * 3 * 100e-12 + 6 * 4e-12 + 5e-12)
+
+
+class Time:
+    """The matrix's time, on a clock of the test's own: each scan a scan interval
+    passes; each settle passes as the scanner sleeps it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def scan(self) -> float:
+        self.now += SCAN_INTERVAL
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    def read(self) -> float:
+        return self.now
+
+
+def slow_pads(make_pads, settle: float):
+    time_ = Time()
+    wiring = {"rise": rc_rise(SLOW_TAU), "clock": time_.read}
+    return make_pads(
+        wiring=wiring, settle=settle, sleep=time_.sleep, clock=time_.scan, debounce=DEBOUNCE
+    )
+
+
+def held_on_each_seat(pads) -> list[list]:
+    """Each seat but the last holds card 4 for 40 scans: the events each hold brought."""
+    got = []
+    for seat in range(len(PAD_ROWS) - 1):
+        pads.sim.tap(seat, 4, reads=40)
+        got.append(pads.rest())
+    return got
+
+
+def test_a_slow_column_leaks_no_key_to_the_next_seat_with_the_default_settle(make_pads):
+    assert len(PAD_ROWS) == 6
+    pads = slow_pads(make_pads, matrix_settle(config.defaults()))
+    for seat, events in enumerate(held_on_each_seat(pads)):
+        assert events == [PadDown(seat, 4), PadUp(seat, 4)]
+
+
+def test_a_slow_column_without_a_settle_shows_the_key_on_the_next_seat(make_pads):
+    """The phantom press the settle time is for: seat N's held card, read again while
+    seat N+1's row is driven, before the column has climbed back."""
+    pads = slow_pads(make_pads, 0)
+    for seat, events in enumerate(held_on_each_seat(pads)):
+        assert PadDown(seat, 4) in events
+        assert PadDown(seat + 1, 4) in events  # a secret choice shown on another seat
+
+
+def test_the_default_settle_is_safe_for_six_cables_without_pull_ups():
+    """[pads] settle_us = "auto" on the shipped config: six seats, 3 m, the SoC's own
+    pull-ups. It outlasts the worst column's climb to a high reading, with room."""
+    settle = matrix_settle(config.defaults())
+    assert settle >= 5 * rc_rise(SLOW_TAU)
+    assert settle == settle_time(6, 3.0) == pytest.approx(1325e-6)
+    # with the recommended 4.7 kOhm pull-ups, a scan is 16 times quicker
+    assert settle_time(6, 3.0, 4700) == pytest.approx(81e-6)
 
 
 def test_close_is_idempotent_and_ends_the_matrix():

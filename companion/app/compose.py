@@ -24,6 +24,7 @@ from ..errors import where
 from ..game.settings import DeviceSettings
 from ..hw.buttons import Beeper
 from ..hw.display import Connector, Oled
+from ..hw.health import Beating
 from ..storage import StateDir
 from ..storage.history import History
 from ..storage.settings import NamesFile
@@ -157,6 +158,8 @@ def build(spec: Spec, stack: ExitStack) -> Table:
         notify=spec.notify,
         clock=spec.clock,
         splash=spec.splash,
+        threads=[source.health for source in keys.inputs if isinstance(source, Beating)],
+        report=report,
     )
     for source in keys.inputs:
         source.start(put)

@@ -97,6 +97,11 @@ class SoundConfig:
 class PadsConfig:
     source: str = "matrix"  # one of PAD_SOURCES
     hub: str = "/dev/santo-domingo-hub"  # the hub's port: a path or a pyserial URL
+    # The matrix on the Pi's pins: the wait after each row switch, in microseconds, or
+    # "auto" (from the cables and the pull-ups below: docs/config.md)
+    settle_us: int | str = "auto"
+    cable_m: float = 3.0  # the longest pad cable, in metres
+    pull_up: int | str = "internal"  # ohms of the resistor on each column, or "internal"
 
 
 @dataclass(frozen=True)
@@ -259,6 +264,40 @@ class PinList:
         return tuple(value)
 
 
+SETTLE_US = Whole(0, 5000)  # microseconds: 6 cables of 10 m want 4.4 ms ("auto")
+PULL_UP = Whole(1000, 100_000)  # ohms
+
+
+def settle_us(value: object) -> int | str:
+    """``"auto"``, or microseconds to wait after switching rows."""
+    if value == "auto":
+        return value
+    try:
+        return SETTLE_US(value)
+    except _Wrong:
+        raise _Wrong('not "auto" nor a whole number of microseconds in 0..5000') from None
+
+
+def cable_m(value: object) -> float:
+    """The longest pad cable in metres: a number, whole or not, 0..10."""
+    if type(value) not in (int, float):
+        raise _Wrong("not a number of metres")
+    assert isinstance(value, int | float)
+    if not 0 <= value <= 10:  # nan is not either
+        raise _Wrong("not in 0..10 metres")
+    return float(value)
+
+
+def pull_up(value: object) -> int | str:
+    """``"internal"`` (the SoC's own alone), or the ohms of the resistor on each column."""
+    if value == "internal":
+        return value
+    try:
+        return PULL_UP(value)
+    except _Wrong:
+        raise _Wrong('not "internal" nor a whole number of ohms in 1000..100000') from None
+
+
 def buzzer(value: object) -> int | None:
     """``buzzer = 18``, ``[pins.buzzer] pin = 18``, or ``buzzer = false`` for none."""
     if value is False:
@@ -344,6 +383,9 @@ SCHEMA: Schema = {
     "pads": {
         "source": Key(Name(lambda: PAD_SOURCES), "matrix"),
         "hub": Key(text, "/dev/santo-domingo-hub"),
+        "settle_us": Key(settle_us, "auto"),
+        "cable_m": Key(cable_m, 3.0),
+        "pull_up": Key(pull_up, "internal"),
     },
     "web": {
         "enabled": Key(flag, False),

@@ -35,6 +35,12 @@ class PinMap(Protocol):
 class PadsWiring(Protocol):
     @property
     def hub(self) -> str: ...
+    @property
+    def settle_us(self) -> int | str: ...
+    @property
+    def cable_m(self) -> float: ...
+    @property
+    def pull_up(self) -> int | str: ...
 
 
 class Wiring(Protocol):
@@ -46,6 +52,18 @@ class Wiring(Protocol):
     def pads(self) -> PadsWiring: ...
 
 
+def matrix_settle(wiring: Wiring) -> float:
+    """Seconds the matrix waits after each row switch: ``[pads] settle_us``, or with
+    "auto" 5 RC of a column on a cable a seat (``hw.matrix.settle_time``)."""
+    pads = wiring.pads
+    if isinstance(pads.settle_us, int):
+        return pads.settle_us / 1e6
+    from ..hw.matrix import settle_time
+
+    resistor = pads.pull_up if isinstance(pads.pull_up, int) else None  # else "internal"
+    return settle_time(len(wiring.pins.rows), pads.cable_m, resistor)
+
+
 def matrix(wiring: Wiring) -> InputSource:
     """The pads as one diode key matrix on the Pi's own pins."""
     rows, columns = tuple(wiring.pins.rows), tuple(wiring.pins.columns)
@@ -53,7 +71,9 @@ def matrix(wiring: Wiring) -> InputSource:
     def open_matrix(stack: ExitStack, factory: Factory, report: Report) -> Source:
         from ..hw.matrix import PadMatrix
 
-        return stack.enter_context(PadMatrix(rows, columns, pin_factory=factory))
+        settle = matrix_settle(wiring)
+        made = PadMatrix(rows, columns, pin_factory=factory, settle=settle)
+        return stack.enter_context(made)
 
     return open_matrix
 

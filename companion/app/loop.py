@@ -5,6 +5,10 @@ each event, steps the table, hands the effects to the sinks (the beeper, the sav
 game), and draws the public view when it changed. It wakes by itself only when the
 table has something due (a pause, a notice, a long press), a countdown number to
 change, or a display to retry; an idle table sleeps in ``queue.get``.
+
+It feeds systemd's watchdog only while every input thread is well (``threads``: their
+heartbeats): a thread that died ends the loop with ``InputFailed`` (the service exits
+and systemd restarts it on the resume screen), one that stopped scanning stops the pings.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Protocol
 from PIL import Image
 
 from ..game.settings import DeviceSettings
+from ..hw.health import Heartbeat
 from ..table import Effect, Flow, View, due, next_change, public_view, settle, step
 from ..table.events import Event, HostDown, HostPress, HostUp, PadDown, PadUp, Tick
 from ..ui.catalog import Catalog, catalog
@@ -35,6 +40,15 @@ Queued = Event | Stop  # what the loop's queue holds
 # table has caught up with its presses (ticks and the store's notices are not counted).
 INPUTS = (PadDown, PadUp, HostDown, HostUp, HostPress)
 RETRY = 1.0  # seconds between attempts to reach a display that stopped answering
+# An input thread that has not scanned (or read) for this long, without resting on
+# purpose, is stuck: the watchdog is no longer fed. Its scans come milliseconds apart,
+# the hub's reads within a second; systemd waits WatchdogSec=30 s.
+STALL = 10.0
+
+
+class InputFailed(RuntimeError):
+    """An input thread died: the pads it read are silent. Raised from ``App.run`` with
+    the thread's own error as its cause, so the traceback shows where it died."""
 
 
 class Display(Protocol):
@@ -58,8 +72,9 @@ Watcher = Callable[[View, DeviceSettings], None]
 
 class App:
     """The table's loop, complete when made: its queue, its display, where its effects
-    go (``sinks``, in any order), who is told each new view (``watchers``) and the
-    service manager it tells how it is doing (``notify``)."""
+    go (``sinks``, in any order), who is told each new view (``watchers``), the service
+    manager it tells how it is doing (``notify``), the input threads whose health that
+    depends on (``threads``), and where a line for the log goes (``report``)."""
 
     def __init__(
         self,
@@ -72,6 +87,8 @@ class App:
         notify: Notifier = SILENT,
         clock: Callable[[], float] = time.monotonic,
         splash: float = 0.0,
+        threads: Sequence[Heartbeat] = (),
+        report: Callable[[str], None] = lambda line: None,
     ):
         self.flow = flow
         # A Queue counts what was put and is not yet handled (``task_done``): a waiter
@@ -87,7 +104,12 @@ class App:
         self._idle = threading.Condition()
         self.inputs = 0  # INPUTS handled so far (the simulator waits on it)
         self.busy = False
-        self._fed = 0.0  # when the watchdog was fed last
+        self._ping_at = 0.0  # when the watchdog is due a ping
+        self.threads = tuple(threads)
+        self._report = report
+        self._stalled: set[str] = set()  # the stuck threads already said
+        for thread in self.threads:  # a thread that dies wakes the loop, which says so
+            thread.when_dead = self._input_died
 
     @property
     def words(self) -> Catalog:
@@ -110,7 +132,9 @@ class App:
             self.display.show(render(splash(self.words, self.display.size)))
             time.sleep(self._splash)
         self.refresh()
-        notify, self._fed = self.notify, self._clock()
+        notify = self.notify
+        if notify.interval is not None:
+            self._ping_at = self._clock() + notify.interval
         notify.ready()
         while True:
             self._feed()
@@ -127,11 +151,33 @@ class App:
 
     def _feed(self) -> None:
         """Ping the watchdog when due: only here, between events, so a handler that
-        hangs stops the pings and systemd restarts the service."""
+        hangs stops the pings and systemd restarts the service; and only while every
+        input thread is well. A dead one raises ``InputFailed``."""
+        healthy = self._inputs_well()
         interval, now = self.notify.interval, self._clock()
-        if interval is not None and now >= self._fed + interval:
-            self._fed = now
-            self.notify.watchdog()
+        if interval is not None and now >= self._ping_at:
+            self._ping_at = now + interval  # skipped while unwell: the loop does not spin
+            if healthy:
+                self.notify.watchdog()
+
+    def _inputs_well(self) -> bool:
+        well = True
+        for thread in self.threads:
+            trouble = thread.trouble(STALL)
+            if trouble is None:
+                self._stalled.discard(thread.name)
+                continue
+            if trouble.dead:
+                raise InputFailed(trouble.what) from trouble.error
+            if thread.name not in self._stalled:  # said once a stall
+                self._stalled.add(thread.name)
+                self._report(f"{trouble.what}: the watchdog is no longer fed")
+            well = False
+        return well
+
+    def _input_died(self) -> None:
+        """On the dying thread: wake the loop, which raises ``InputFailed``."""
+        self.events.put(Tick())
 
     def handle(self, event: Event) -> None:
         with self._idle:
@@ -175,7 +221,7 @@ class App:
         if self.display.dirty:
             wakes.append(now + RETRY)
         if self.notify.interval is not None:  # never without a watchdog: idle stays asleep
-            wakes.append(self._fed + self.notify.interval)
+            wakes.append(self._ping_at)
         return max(0.0, min(wakes) - now) if wakes else None
 
     # --- for the simulator: waiting until the table has caught up ----------------------

@@ -167,7 +167,8 @@ class Simulator(Closing):
         self.wiring: SimulatedMatrix | SimulatedHub
         if hub is None:  # the matrix on mock pins, whatever the config's [pads] says
             self.wiring = SimulatedMatrix(self.factory, cfg.pins.rows, cfg.pins.columns)
-            cfg = replace(cfg, pads=PadsConfig("matrix", cfg.pads.hub))
+            # its columns settle at once: no wait after a row switch
+            cfg = replace(cfg, pads=PadsConfig("matrix", cfg.pads.hub, settle_us=0))
         else:
             self.wiring = SimulatedHub(hub)
             self._stack.callback(self.wiring.close)

@@ -70,16 +70,18 @@ def pads_command(
             err.write(f"{NAME}: cannot open the pins ({type(e).__name__}: {e}); {BUSY_HINT}\n")
             return EXIT_BAD_INPUT
         keys.beeper.set_on(True)  # the buzzer is tried too, even if the settings mute it
+        events: queue.Queue[Event] = queue.Queue()
+        for source in keys.inputs:  # listening before it says so: a key held at start
+            source.start(events.put)  # is no press (the pad matrix waits for its release)
         _say(out, words.t("pads.ready"))
-        _watch(keys, words, count, out)
+        _watch(keys, words, count, out, events)
     return 0
 
 
-def _watch(keys: Keys, words: Catalog, count: int | None, out: TextIO) -> None:
+def _watch(
+    keys: Keys, words: Catalog, count: int | None, out: TextIO, events: queue.Queue[Event]
+) -> None:
     """Print each event as it comes; a press clicks the buzzer."""
-    events: queue.Queue[Event] = queue.Queue()
-    for source in keys.inputs:
-        source.start(events.put)
     seen = 0
     try:
         while count is None or seen < count:

@@ -24,6 +24,7 @@ import serial
 from ..errors import Closing
 from ..table.events import HubMismatch, KeyStuck, PadDown, PadUp, Put
 from . import hublink
+from .health import Heartbeat
 from .hublink import PROTO, Beat, Down, Dropped, Error, Hello, Stuck, Up
 
 Report = Callable[[str], None]
@@ -209,6 +210,7 @@ class HubPads(Closing):
         self._port: Port | None = None
         self._port_lock = threading.Lock()  # close() cuts a read short; never a closed port's
         self._in_trouble = False  # a trouble with the port was said; said again once fixed
+        self.health = Heartbeat("pad-hub")  # beats each read or attempt: the loop watches it
 
     def start(self, put: Put) -> None:
         """Send the pads' events to ``put`` from now on (from the hub's thread)."""
@@ -216,11 +218,13 @@ class HubPads(Closing):
             if self._stop.is_set() or self._thread is not None:
                 raise RuntimeError("the pad hub starts once, before it is closed")
             self._session = Session(put, self._write, self._report)
-            self._thread = threading.Thread(target=self._run, name="pad-hub", daemon=True)
+            target = self.health.run(self._run)
+            self._thread = threading.Thread(target=target, name="pad-hub", daemon=True)
             self._thread.start()
 
     def close(self) -> None:
         """Stop and close the port. Safe to call more than once, and from ``put``."""
+        self.health.stop()
         self._stop.set()
         with self._ready:
             self._ready.notify_all()
@@ -244,6 +248,7 @@ class HubPads(Closing):
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            self.health.beat()
             try:
                 port = self._opener(self.url)
             except (serial.SerialException, OSError, ValueError) as e:
@@ -266,6 +271,7 @@ class HubPads(Closing):
         try:
             session.opened(self._clock())
             while not self._stop.is_set():
+                self.health.beat()
                 data = port.read(max(1, port.in_waiting))
                 was = session.answered
                 if data:

@@ -10,13 +10,20 @@ Contacts that chatter, and taps, are told in readings, not in seconds: a bouncin
 contact changes at each of the scanner's next readings of that key, so no scan, on
 however busy a machine, can see it hold still; a tap lasts a given number of readings.
 What the scanner makes of them never depends on how the threads happen to run.
+
+A column can be made slow (``rise``): after the last key holding it low lets go (its row
+released), it still reads low for ``rise`` seconds of ``clock``, as a real column does
+while its pull-up charges the cables (``rc_rise``). A row is only ever driven low or
+released by ``PadMatrix``; a row driven high is counted (``driven_high``): with a pad
+built without its diodes, two such rows would short two outputs.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero.pins import PinInfo
 from gpiozero.pins.mock import MockFactory
@@ -24,6 +31,17 @@ from gpiozero.pins.mock import MockFactory
 from .pins import SimPin
 
 Key = tuple[int, int]  # (seat, card)
+
+VDD = 3.3  # volts: the Pi's I/O supply
+# The least voltage a BCM2711 is sure to read high (1.6 V on a BCM2835): the
+# raspberrypi.com documentation's GPIO voltage specifications.
+V_IH = 2.0
+
+
+def rc_rise(tau: float, v_ih: float = V_IH, vdd: float = VDD) -> float:
+    """Seconds a column from 0 V takes to read high again through a pull-up of time
+    constant ``tau`` (seconds): V(t) = vdd (1 - e^(-t/tau)) reaches ``v_ih``."""
+    return tau * math.log(vdd / (vdd - v_ih))
 
 
 class _RowPin(SimPin):
@@ -36,8 +54,20 @@ class _RowPin(SimPin):
     def _change_state(self, value: float) -> bool:
         changed = super()._change_state(value)
         if changed:
+            self._driven_high()
             self.matrix.update()
         return changed
+
+    def _set_function(self, value: str) -> None:
+        was = self._function
+        super()._set_function(value)
+        if value != was:
+            self._driven_high()
+            self.matrix.update()
+
+    def _driven_high(self) -> None:
+        if self._function == "output" and self._state:
+            self.matrix.driven_high += 1
 
     @property
     def driving(self) -> bool:
@@ -54,11 +84,15 @@ class _ColumnPin(SimPin):
         self.matrix = matrix
         self.card = card
         self.reads = 0
+        self.released_at: float | None = None  # when the last key holding it low let go
 
     def _get_state(self) -> float:
         self.reads += 1
         self.matrix.reading(self.card)
-        return super()._get_state()
+        state = super()._get_state()
+        if state and self.released_at is not None and self.matrix.rising(self.released_at):
+            return False  # still charging through its pull-up: reads low
+        return state
 
     def _set_pull(self, value: str) -> None:
         super()._set_pull(value)
@@ -69,11 +103,24 @@ class SimulatedMatrix:
     """The pads' wiring on mock pins: ``press``, ``release`` and ``tap`` keys like a player.
 
     Works on any ``MockFactory``; the simulator's ``SimFactory`` keeps no pin history.
+    ``rise``: seconds of ``clock`` a column still reads low once released (0: at once).
     """
 
     def __init__(
-        self, factory: MockFactory, rows: Sequence[int | str], columns: Sequence[int | str]
+        self,
+        factory: MockFactory,
+        rows: Sequence[int | str],
+        columns: Sequence[int | str],
+        *,
+        rise: float = 0.0,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        if rise and clock is None:
+            raise ValueError("a slow column needs the clock it is slow on")
+        self.rise = rise
+        self._time = clock
+        self.driven_high = 0  # how often a row was driven high: never, by PadMatrix
+        self._low: set[int] = set()  # the cards whose column a key holds low
         self._lock = threading.RLock()
         self._held: set[Key] = set()
         self._coming: dict[Key, deque[bool]] = {}  # a key's contact at its next readings
@@ -116,13 +163,24 @@ class SimulatedMatrix:
         with self._lock:
             rows = self.rows
             low = {card for seat, card in self._held if seat < len(rows) and rows[seat].driving}
+            let_go, self._low = self._low - low, low
             for card, column in enumerate(self.columns, 1):
                 if column.function != "input":
                     continue
                 if card in low:
                     column.drive_low()
+                    column.released_at = None
                 elif column.pull == "up":
+                    if self.rise and card in let_go:
+                        column.released_at = self._now()
                     column.drive_high()
+
+    def rising(self, since: float) -> bool:
+        """Whether a column released at ``since`` still reads low."""
+        return self._now() - since < self.rise
+
+    def _now(self) -> float:
+        return self._time() if self._time is not None else 0.0
 
     def reading(self, card: int) -> None:
         """Column ``card`` is being read: the keys it sees move to their next contact."""
