@@ -16,6 +16,11 @@ class Debouncer:
         """Whether some key is between levels (the simulation scans faster then)."""
         return any(self._counting)
 
+    def reading(self, row):
+        """The bits of the keys of ``row`` that read closed in the latest scan: a key
+        still counting reads unlike its debounced level (``update`` keeps it so)."""
+        return self.down[row] ^ self._counting[row]
+
     def update(self, row, raw):
         """Takes one scan's reading of ``row``: ``raw`` has a bit set per closed key."""
         differ = raw ^ self.down[row]

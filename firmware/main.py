@@ -39,7 +39,8 @@ class Firmware:
         self.matrix = matrix
         self.watchdog = None
         self._arm = arm
-        self.hub = Hub(self.rows, len(pins["columns"]), clock, write, self._armed)
+        columns = len(pins["columns"])
+        self.hub = Hub(self.rows, columns, clock, write, self._armed, self._reading)
         self.debouncer = Debouncer(self.rows, DEBOUNCE, self.hub.key)
 
     def _armed(self):
@@ -48,6 +49,9 @@ class Firmware:
         if self._arm is not None:
             self.watchdog = self._arm()
             self._arm = None
+
+    def _reading(self, row):
+        return self.debouncer.reading(row)
 
     def step(self, data=None):
         """Takes the host's bytes (if any), scans once, says what is due; feeds the dog."""

@@ -125,8 +125,14 @@ class Port:
         return data or None
 
     def write(self, data):
+        """Sends ``data``; ends the process as ``read`` does when the host has closed the
+        port (a pty whose other side is gone fails the write: no traceback for that)."""
         while data:
-            data = data[self._out.write(data) or 0 :]
+            try:
+                sent = self._out.write(data)
+            except OSError:
+                sys.exit(0)
+            data = data[sent or 0 :]
 
     def wait(self, ms):
         """Waits up to ``ms`` for the host or the control pipe; applies control lines."""

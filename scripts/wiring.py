@@ -53,7 +53,6 @@ BUTTONS = {"left": "◀", "ok": "OK", "right": "▶"}
 KEPT_FREE = {
     0: "HAT ID EEPROM",
     1: "HAT ID EEPROM",
-    7: "SPI CE1: free with spi0-1cs",
     14: "UART TXD: serial console off",
 }
 DE9_ROW = 9  # on each pad's 9-pin plug, pins 1..8 carry cards 1..8 and pin 9 the seat's row
@@ -114,6 +113,8 @@ def pi_lines(pins: Pins, display: Display, names: list[str]) -> dict[int, Use]:
     lines |= {pin: Use("button", f"{BUTTONS[b]} button") for b, pin in pins.buttons.items()}
     if pins.buzzer is not None:
         lines[pins.buzzer] = Use("buzzer", "buzzer (transistor base)")
+    if pins.display_reset is not None:
+        lines[pins.display_reset] = Use("display", "OLED RES (reset)")
     spi_lines = {display.dc: "D/C", display.reset: "RES"}
     for pin, line in BUS_PINS["i2c"].items():
         also = f" · SPI display {spi_lines[pin]}" if pin in spi_lines else ""
@@ -300,7 +301,7 @@ def pi_svg(pins: Pins, display: Display, names: list[str]) -> str:
     legend_y = top + 20 * ROW_H + 30
     body += _legend(60, legend_y, LEGEND[:4])
     # The display's entry says its default address, from the config's defaults.
-    oled = ("display", f"the OLED on I²C, address 0x{display.address:02X} by default")
+    oled = ("display", f"the OLED on I²C, address 0x{display.address:02X}, and its RES")
     body += _legend(620, legend_y, (oled, *LEGEND[5:]))
     body += _notes(40, legend_y + 4 * 24 + 16, _pi_notes(pins, display))
     height = legend_y + 4 * 24 + 16 + 5 * 20
@@ -317,6 +318,8 @@ def _pi_notes(pins: Pins, display: Display) -> list[str]:
         "SPI on with dtoverlay=spi0-1cs.",
         "The ▶ button's GPIO is the UART's RXD: the serial console must be off "
         "(install.sh turns it off).",
+        f"OLED RES: pulsed low, then held high, as the companion starts (GPIO {pins.display_reset}"
+        "); a module whose RES has an RC network of its own: display_reset = false.",
         "Drawn by scripts/wiring.py from companion/data/pins.toml (make hardware/wiring.svg).",
     ]
 
@@ -399,6 +402,9 @@ def host_table(pins: Pins, display: Display, names: list[str]) -> str:
         out.append(f"| buzzer, through a transistor | {buzzer} | {physical(buzzer)} |")
     for pin, line in BUS_PINS["i2c"].items():
         out.append(f"| OLED {line} (I²C) | {pin} | {physical(pin)} |")
+    if pins.display_reset is not None:
+        reset = pins.display_reset
+        out.append(f"| OLED RES (reset), if the module has one | {reset} | {physical(reset)} |")
     out.append(f"| OLED VCC (3.3 V), GND | — | {vcc}, {gnd} (or any ground) |")
     for pin, line in sorted(BUS_PINS["spi"].items()):
         out.append(f"| kept free: SPI {line} | {pin} | {physical(pin)} |")

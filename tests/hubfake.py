@@ -157,13 +157,21 @@ class SocketWire:
 
 class FakeHub:
     """The hub's protocol over a wire: answers hello (if ``answering``) in protocol
-    ``proto``, and sends the key lines a test asks for, numbered."""
+    ``proto`` (None: the host's), echoing the hello's nonce, and sends the key lines a
+    test asks for, numbered. ``old``: a hub of protocol 1, which knows no nonce and
+    answers a hello carrying one with ``error unknown``.
 
-    def __init__(self, wire, seen: Seen, proto: int = 1):
-        self.wire, self.seen, self.proto = wire, seen, proto
+    ``hold()`` keeps every line it says from then on, as a hub keeps its USB output while
+    no host has the port open; ``hand_over()`` gives what it kept to the next host line's
+    sender, before its answer, as that output reaches a host once it opens the port."""
+
+    def __init__(self, wire, seen: Seen, proto: int | None = None, *, old: bool = False):
+        self.wire, self.seen, self.proto, self.old = wire, seen, proto, old
         self.answering = True
         self.seq = 0
         self._numbering = threading.Lock()  # the test's lines and the answers interleave
+        self._kept: list[bytes] | None = None
+        self._handing_over = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="fake-hub", daemon=True)
         self._thread.start()
@@ -171,8 +179,20 @@ class FakeHub:
     def send(self, body: str) -> None:
         """One numbered line: ``send("down 1 3")`` is ``"SEQ down 1 3*CRC"``."""
         with self._numbering:
-            self.wire.write(line(f"{self.seq} {body}"))
+            data = line(f"{self.seq} {body}")
+            if self._kept is not None:
+                self._kept.append(data)
+            else:
+                self.wire.write(data)
             self.seq = (self.seq + 1) % 65536
+
+    def hold(self) -> None:
+        with self._numbering:
+            self._kept = []
+
+    def hand_over(self) -> None:
+        with self._numbering:
+            self._handing_over = True
 
     def skip(self) -> None:
         """Lose a line: the next one's number leaves a gap."""
@@ -189,19 +209,35 @@ class FakeHub:
             buffer += self.wire.read(0.02)
             while b"\n" in buffer:
                 got, buffer = buffer.split(b"\n", 1)
+                self._flush_kept()
                 self._answer(got)
+
+    def _flush_kept(self) -> None:
+        with self._numbering:
+            if self._handing_over:
+                for data in self._kept or ():
+                    self.wire.write(data)
+                self._kept, self._handing_over = None, False
 
     def _answer(self, got: bytes) -> None:
         body, _, check = got.rpartition(b"*")
         if check != b"%04X" % binascii.crc_hqx(body, 0xFFFF):
             self.send("error crc")
             return
-        if not body.startswith(b"hello "):
+        fields = body.split(b" ")
+        if fields[0] != b"hello" or len(fields) < 2:
             return
         self.seen.heard(got)
-        if self.answering:
-            with self._numbering:
-                self.seq = 0
-            self.send(f"hello {self.proto} 0.1.0 6 8")
-            if self.proto != int(body.split()[1]):
-                self.send("error proto")
+        if not self.answering:
+            return
+        if self.old and len(fields) != 2:
+            self.send("error unknown")  # protocol 1's hub: a hello is "hello PROTO", no more
+            return
+        asked = int(fields[1])
+        proto = asked if self.proto is None else self.proto
+        nonce = "" if len(fields) == 2 or self.old else " " + fields[-1].decode()
+        with self._numbering:
+            self.seq = 0
+        self.send(f"hello {proto} {'0.1.0' if self.old else '0.2.0'} 6 8{nonce}")
+        if proto != asked:
+            self.send("error proto")

@@ -49,7 +49,8 @@ def test_defaults_are_the_shipped_pin_map(tmp_path):
     assert cfg.pins.rows == tuple(shipped["rows"]) and cfg.pins.columns == tuple(shipped["columns"])
     assert cfg.pins.buttons == shipped["buttons"] and cfg.pins.buzzer == shipped["buzzer"]["pin"]
     assert cfg.pins == config.shipped_pins()
-    assert cfg.display.controller == "ssd1306" and cfg.target == 30 and cfg.board == "standard"
+    assert cfg.pins.display_reset == shipped["display_reset"] == 7
+    assert cfg.display.controller == "ssd1309" and cfg.target == 30 and cfg.board == "standard"
 
 
 def test_overrides(tmp_path):

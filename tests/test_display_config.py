@@ -32,7 +32,7 @@ def test_the_defaults(tmp_path):
     cfg = load(tmp_path, "")
     d = cfg.display
     assert (d.controller, d.interface, d.port, d.dc, d.reset, d.contrast) == (
-        "ssd1306",
+        "ssd1309",  # the parts list's, reset through [pins] display_reset
         "i2c",
         1,
         2,

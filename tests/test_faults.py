@@ -141,7 +141,7 @@ def test_run_plays_without_a_display_and_picks_it_up(tmp_path, monkeypatch):
     from companion.cli.run import run_command
     from companion.sim.matrix import SimulatedMatrix
 
-    panel = FakePanel("ssd1306")
+    panel = FakePanel("ssd1309")  # the default display
     panel.answering = False
 
     # The system's bus is the fake one: what open_device does, on it.
@@ -178,9 +178,9 @@ def test_run_plays_without_a_display_and_picks_it_up(tmp_path, monkeypatch):
     assert (tmp_path / "game.json").exists()  # saved as it began
     lines = err.getvalue().splitlines()
     assert lines[0].startswith(
-        "companion: the display does not answer (ssd1306 at 0x3C on I²C bus 1: "
+        "companion: the display does not answer (ssd1309 at 0x3C on I²C bus 1: "
     )
-    assert lines[1:] == ["companion: the display answers: ssd1306 at 0x3C on I²C bus 1"]
+    assert lines[1:] == ["companion: the display answers: ssd1309 at 0x3C on I²C bus 1"]
 
 
 # --- a key held down for too long ---------------------------------------------------------

@@ -64,9 +64,9 @@ class Rig:
         assert raw.endswith(b"\n") or not raw
         return bodies
 
-    def hello(self) -> None:
-        self.step(line(b"hello 1"))
-        assert self.lines() == [b"0 hello 1 0.1.0 6 8"]
+    def hello(self, nonce: bytes = b"5EED") -> None:
+        self.step(line(b"hello 2 " + nonce))
+        assert self.lines() == [b"0 hello 2 0.2.0 6 8 " + nonce]
 
     def press(self, seat: int, key: int, down: bool = True, scans: int = main.DEBOUNCE) -> None:
         self.matrix.press(seat, key, down)
@@ -225,6 +225,39 @@ def test_keys_already_down_at_hello_are_not_reported_until_pressed_again():
     assert rig.lines() == [b"1 down 2 2", b"2 up 2 2"]
 
 
+@pytest.mark.parametrize("scans", range(1, main.DEBOUNCE))
+def test_a_key_closing_as_the_hello_comes_is_held_until_it_opens(scans):
+    """Closed for fewer scans than the debounce when the hello comes: it is held at the
+    hello all the same, so its down is not reported when the debounce ends."""
+    rig = Rig()
+    rig.press(3, 7, scans=scans)
+    rig.hello()
+    rig.step(scans=main.DEBOUNCE * 3)
+    assert rig.lines() == []
+    rig.press(3, 7, down=False)
+    assert rig.lines() == []  # its down was never said: no up either
+    rig.press(3, 7)
+    assert rig.lines() == [b"1 down 3 7"]
+
+
+def test_a_key_opening_as_the_hello_comes_is_not_held():
+    rig = Rig()
+    rig.press(4, 1)
+    rig.press(4, 1, down=False, scans=2)  # still reading down to the debouncer
+    rig.hello()
+    rig.step(scans=main.DEBOUNCE)
+    rig.press(4, 1)
+    assert rig.lines() == [b"1 down 4 1"]
+
+
+def test_each_hello_is_answered_with_its_own_nonce():
+    rig = Rig()
+    rig.hello(b"1")
+    rig.hello(b"0123456789ABCDEZ")
+    rig.step(line(b"hello 2 7C0FFEE7"))
+    assert rig.lines() == [b"0 hello 2 0.2.0 6 8 7C0FFEE7"]
+
+
 def test_a_hello_again_restarts_the_numbers_and_forgets_the_keys_down():
     rig = Rig()
     rig.hello()
@@ -236,10 +269,19 @@ def test_a_hello_again_restarts_the_numbers_and_forgets_the_keys_down():
     assert rig.lines() == [b"1 down 1 4"]
 
 
-def test_a_hello_with_another_protocol_is_answered_then_refused():
+@pytest.mark.parametrize(
+    ("hello", "answer"),
+    [
+        (b"hello 1", b"0 hello 2 0.2.0 6 8"),  # protocol 1 had no nonce
+        (b"hello 3 AB12", b"0 hello 2 0.2.0 6 8 AB12"),
+        (b"hello 3 with more fields AB12", b"0 hello 2 0.2.0 6 8 AB12"),  # the last echoed
+        (b"hello 3 ab12", b"0 hello 2 0.2.0 6 8"),  # not a nonce: none echoed
+    ],
+)
+def test_a_hello_with_another_protocol_is_answered_then_refused(hello, answer):
     rig = Rig()
-    rig.step(line(b"hello 2"))
-    assert rig.lines() == [b"0 hello 1 0.1.0 6 8", b"1 error proto"]
+    rig.step(line(hello))
+    assert rig.lines() == [answer, b"1 error proto"]
     rig.press(1, 1)
     rig.press(1, 1, down=False)
     assert rig.lines() == []
@@ -257,7 +299,12 @@ def test_a_hello_with_another_protocol_is_answered_then_refused():
         (line(b"hello"), b"error unknown"),
         (line(b"hello 01"), b"error unknown"),
         (line(b"hello one"), b"error unknown"),
-        (line(b"hello 1 2"), b"error unknown"),
+        (line(b"hello 2"), b"error unknown"),  # ours needs a nonce
+        (line(b"hello 2 abc"), b"error unknown"),  # digits and upper-case letters only
+        (line(b"hello 2 " + b"A" * 17), b"error unknown"),  # 16 at most
+        (line(b"hello 2 A B"), b"error unknown"),
+        (line(b"hello 2  A"), b"error unknown"),
+        (line(b"hello  2 A"), b"error unknown"),
     ],
 )
 def test_a_host_line_it_cannot_take_is_answered_with_an_error(sent, answer):
@@ -367,7 +414,17 @@ def test_off_a_pico_the_board_is_the_simulation():
 
 
 def test_the_protocol_and_firmware_versions():
-    assert (hub.PROTOCOL, hub.FIRMWARE) == (1, "0.1.0")
+    assert (hub.PROTOCOL, hub.FIRMWARE) == (2, "0.2.0")
+
+
+def test_the_readmes_hello_is_answered_as_the_readme_says():
+    readme = (FIRMWARE / "README.md").read_text()
+    sent = re.search(r"s\.write\(b'(hello [^']*)\\n'\)", readme)[1].encode()
+    answer = re.search(r"prints `b'(0 hello [^']*)\\n'`", readme)[1].encode()
+    rig = Rig()
+    rig.step(sent + b"\n")
+    assert [line(body)[:-1] for body in rig.lines()] == [answer]
+    assert readme.count(sent.decode()) == 2  # the hello to type in the terminal, too
 
 
 def test_the_readmes_wiring_table_is_the_pin_map():

@@ -12,7 +12,7 @@ import serial
 from hubfake import WAIT, FakeHub, PtyWire, Seen, SocketWire, line
 
 from companion.hw import hublink
-from companion.hw.hub import BUSY, MISMATCH, HubPads, Session, open_port
+from companion.hw.hub import BUSY, MISMATCH, OLD_FIRMWARE, HubPads, Session, open_port
 from companion.hw.hublink import Beat, Down, Dropped, Error, Hello, Stuck, Up
 from companion.table.events import HubMismatch, KeyStuck, PadDown, PadUp
 
@@ -22,14 +22,23 @@ from companion.table.events import HubMismatch, KeyStuck, PadDown, PadUp
 def test_encode_adds_the_ccitt_false_crc():
     # CRC-16/CCITT-FALSE's check value: "123456789" gives 0x29B1
     assert hublink.encode("123456789") == b"123456789*29B1\n"
-    assert hublink.encode("hello 1") == line("hello 1")
+    assert hublink.encode("hello 2 C0FFEE") == line("hello 2 C0FFEE")
+    assert hublink.hello("C0FFEE") == line("hello 2 C0FFEE")
+
+
+def test_each_nonce_is_fresh_and_as_the_firmware_takes_one():
+    nonces = {hublink.new_nonce() for _ in range(100)}
+    assert len(nonces) == 100
+    assert all(len(n) == 8 and set(n) <= set("0123456789ABCDEF") for n in nonces)
 
 
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("0 hello 1 0.1.0 6 8", Hello(0, 1, "0.1.0", 6, 8)),
-        ("0 hello 2 whatever comes", Hello(0, 2)),  # another protocol: its number only
+        ("0 hello 2 0.2.0 6 8 AB12", Hello(0, 2, "0.2.0", 6, 8, "AB12")),
+        ("0 hello 3 whatever comes N0NCE", Hello(0, 3, nonce="N0NCE")),  # its nonce last
+        ("0 hello 1 0.1.0 6 8", Hello(0, 1, nonce="8")),  # protocol 1's: no nonce, "8" last
+        ("0 hello 3", Hello(0, 3)),
         ("7 down 1 3", Down(7, 1, 3)),
         ("65535 up 6 8", Up(65535, 6, 8)),
         ("9 stuck 2 1", Stuck(9, 2, 1)),
@@ -59,7 +68,10 @@ def test_decode_reads_every_line_of_the_hub(body, message):
         line("beat")[:-1],
         line("7 sing 1 3")[:-1],
         line("7 error oops")[:-1],
-        line("0 hello 1 0.1.0 6")[:-1],  # our protocol, a field short
+        line("0 hello 2 0.2.0 6 8")[:-1],  # our protocol, no nonce
+        line("0 hello 2 0.2.0 6 8 ab12")[:-1],  # a nonce of digits and capitals only
+        line("0 hello 2 0.2.0 6 8 " + "A" * 17)[:-1],
+        line("0 hello 2 0.2.0 6 8 A B")[:-1],
         line("0 hello")[:-1],
         line("7 beat " + "x" * 80)[:-1],  # too long, though its CRC is right
         b"7 b\xe9at*0000",
@@ -81,33 +93,46 @@ def test_lines_drop_an_overlong_line_whole_and_keep_the_next():
 # --- the session, pure ----------------------------------------------------------------
 
 
+def hellos(*numbers: int) -> list[bytes]:
+    """The hellos a ``Pure`` session says, by the number of their nonce: N1, N2..."""
+    return [line(f"hello 2 N{n}") for n in numbers]
+
+
 class Pure:
-    """A session with everything it does collected."""
+    """A session with everything it does collected; its nonces are N1, N2..."""
 
     def __init__(self) -> None:
         self.events: list[object] = []
         self.sent: list[bytes] = []
         self.logs: list[str] = []
-        self.session = Session(self.events.append, self.sent.append, self.logs.append)
+        self.nonces: list[str] = []
+        self.session = Session(
+            self.events.append, self.sent.append, self.logs.append, nonce=self._nonce
+        )
         self.seq = 0
+
+    def _nonce(self) -> str:
+        self.nonces.append(f"N{len(self.nonces) + 1}")
+        return self.nonces[-1]
 
     def hub(self, body: str, now: float = 0.0) -> None:
         self.session.feed(line(f"{self.seq} {body}"), now)
         self.seq += 1
 
-    def answer(self, now: float = 0.0, proto: int = 1) -> None:
+    def answer(self, now: float = 0.0, proto: int = 2, nonce: str | None = None) -> None:
+        """The hub's answer to the latest hello (or to the one of ``nonce``)."""
         self.seq = 0
-        self.hub(f"hello {proto} 0.1.0 6 8", now)
+        self.hub(f"hello {proto} 0.2.0 6 8 {nonce or self.nonces[-1]}", now)
 
 
 def test_the_host_says_hello_first_and_each_second_until_answered():
     pure = Pure()
     pure.session.opened(10.0)
-    assert pure.sent == [line("hello 1")]
+    assert pure.sent == hellos(1)
     pure.session.tick(10.9)
     assert len(pure.sent) == 1
     pure.session.tick(11.0)
-    assert pure.sent == [line("hello 1")] * 2
+    assert pure.sent == hellos(1, 2)  # each with a nonce of its own
     pure.answer(11.5)
     pure.session.tick(12.6)
     assert len(pure.sent) == 2 and pure.session.answered
@@ -135,7 +160,7 @@ def test_a_gap_in_the_sequence_releases_held_keys_and_says_hello_again():
     pure.seq += 1  # a line lost
     pure.hub("down 3 5", now=0.2)
     assert pure.events == [PadDown(2, 4), PadUp(2, 4)]
-    assert pure.sent == [line("hello 1")] * 2
+    assert pure.sent == hellos(1, 2)
     assert len(pure.logs) == 1 and not pure.session.answered
     pure.answer()
     pure.hub("down 3 5")
@@ -156,16 +181,54 @@ def test_another_protocol_is_shown_each_answer_and_logged_once():
     pure = Pure()
     pure.session.opened(0.0)
     for now in (0.1, 1.1, 2.1):
-        pure.answer(now, proto=2)
+        pure.answer(now, proto=3)
         pure.hub("error proto", now)
         pure.hub("down 1 1", now)  # a hub of another protocol sends no keys; if it did
         pure.session.tick(now + 0.9)
-    assert pure.events == [HubMismatch(2, 1)] * 3
-    assert pure.logs == [MISMATCH.format(hub=2, ours=1)]
-    assert "protocol 2" in pure.logs[0] and "speaks 1" in pure.logs[0]
+    assert pure.events == [HubMismatch(3, 2)] * 3
+    assert pure.logs == [MISMATCH.format(hub=3, ours=2)]
+    assert "protocol 3" in pure.logs[0] and "speaks 2" in pure.logs[0]
+    assert "make flash" in pure.logs[0]
     assert len(pure.sent) == 4  # and it keeps asking, for a hub flashed meanwhile
     pure.answer(3.5)
     assert pure.session.answered
+
+
+def test_a_hub_of_protocol_1_is_told_apart_by_its_error_and_shown():
+    """Protocol 1's firmware takes "hello 2 NONCE" for no hello at all: ``error unknown``,
+    its only answer, said while our hello waits. The table shows it as protocol 1's."""
+    pure = Pure()
+    pure.session.opened(0.0)
+    for now in (0.1, 1.1):
+        pure.hub("error unknown", now)
+        pure.session.tick(now + 0.9)
+    assert pure.events == [HubMismatch(1, 2)] * 2
+    assert pure.logs == [OLD_FIRMWARE.format(ours=2)]
+    assert "make flash" in pure.logs[0] and "protocol 1" in pure.logs[0]
+    pure.answer(2.5)  # flashed meanwhile
+    pure.hub("error unknown", 2.6)  # from now on a line of ours it could not take
+    assert pure.session.answered and pure.events == [HubMismatch(1, 2)] * 2
+    assert pure.logs[1:] == ["pad hub: it could not take a line of ours (unknown)"]
+
+
+def test_only_the_answer_to_the_latest_hello_starts_a_session():
+    """What an earlier session left in the hub's buffers comes first on a port opened
+    again: its answer (to a hello not ours) and its key lines, in sequence after it."""
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.answer(nonce="1DEAD")  # the previous host's
+    pure.hub("down 2 5")
+    pure.hub("beat")
+    pure.answer(proto=3, nonce="1DEAD")  # nor another protocol's, to a hello not ours
+    pure.hub("up 2 5")
+    assert pure.events == [] and pure.logs == [] and not pure.session.answered
+    pure.session.tick(1.0)  # a second hello: the first one's answer is not taken now
+    pure.answer(nonce="N1")
+    pure.hub("down 2 5")
+    assert pure.events == [] and not pure.session.answered
+    pure.answer(nonce="N2")
+    pure.hub("down 3 1")
+    assert pure.events == [PadDown(2, 1)] and pure.session.answered
 
 
 def test_a_stuck_key_is_told_to_the_table_once_a_hold():
@@ -369,15 +432,54 @@ def test_a_gap_makes_the_host_say_hello_again(pads, hub, seen):
 
 @pytest.mark.slow
 def test_a_hub_of_another_protocol_is_shown_and_picked_up_once_flashed(connect, hub, seen, clock):
-    hub.proto = 2
+    hub.proto = 3
     pads = connect()
-    seen.wait(lambda: HubMismatch(2, 1) in seen.events, "the notice")
+    seen.wait(lambda: HubMismatch(3, 2) in seen.events, "the notice")
     clock.now += 1.0
-    seen.wait(lambda: seen.events.count(HubMismatch(2, 1)) == 2, "asked again")
-    assert seen.logs == [MISMATCH.format(hub=2, ours=1)]
-    hub.proto = 1  # flashed
+    seen.wait(lambda: seen.events.count(HubMismatch(3, 2)) == 2, "asked again")
+    assert seen.logs == [MISMATCH.format(hub=3, ours=2)]
+    hub.proto = None  # flashed
     clock.now += 1.0
     assert pads.wait_ready(10)
+
+
+@pytest.mark.slow
+def test_a_hub_of_protocol_1_is_shown_and_picked_up_once_flashed(connect, hub, seen, clock):
+    hub.old = True
+    pads = connect()
+    seen.wait(lambda: HubMismatch(1, 2) in seen.events, "the notice")
+    assert seen.logs == [OLD_FIRMWARE.format(ours=2)]
+    hub.old = False  # flashed
+    clock.now += 1.0
+    assert pads.wait_ready(10)
+    assert seen.logs == [OLD_FIRMWARE.format(ours=2)]
+
+
+def test_a_previous_sessions_lines_left_in_the_hub_are_never_heard(tmp_path, seen, clock):
+    """A host says hello and is gone (the service restarting) before it reads the
+    answer; the hub keeps its answer and the keys pressed since in its USB buffer, and
+    hands them to the next host that opens the port, before the answer to its own hello
+    (pyserial flushes what waited in the tty at open: these come after). The next host
+    hears none of them: only its own session's keys."""
+    wire = PtyWire(tmp_path / "santo-domingo-hub")
+    hub = FakeHub(wire, seen)
+    try:
+        hub.hold()
+        with HubPads(wire.url, report=seen.report, clock=clock) as first:
+            first.start(seen.put)
+            seen.wait(lambda: len(seen.hellos) == 1, "the first host's hello")
+        hub.send("down 2 5")  # a finger on a key after the first host is gone
+        hub.send("beat")
+        hub.hand_over()
+        with HubPads(wire.url, report=seen.report, clock=clock) as pads:
+            pads.start(seen.put)
+            assert pads.wait_ready(10)
+            hub.send("down 3 1")
+            seen.wait(lambda: bool(seen.events), "a key of the session")
+            assert seen.events == [PadDown(2, 1)]
+            assert seen.logs == []
+    finally:
+        hub.close()
 
 
 @pytest.mark.slow
@@ -449,6 +551,11 @@ def test_a_port_another_host_holds_is_busy_in_one_line(tmp_path, seen, clock):
         wire.close()
 
 
+def same_nonce() -> str:
+    """Every hello's nonce, foreseeable: N0NCE."""
+    return "N0NCE"
+
+
 class QuietPort:
     """pyserial's port as ``HubPads`` uses it: each read hands over the next of ``chunks``;
     after them the hub is quiet, and a read waits until ``cancel_read`` (far longer than
@@ -496,10 +603,12 @@ def test_close_cuts_a_quiet_read_short_and_the_path_is_checked_only_when_quiet(
         "companion.hw.hub.os.path.exists", lambda path: looked.append(path) or exists(path)
     )
     port = QuietPort([b"\x00noise\n", b"", b"\x00more\n"])
-    pads = HubPads(str(device), report=seen.report, clock=clock, opener=lambda url: port)
+    pads = HubPads(
+        str(device), report=seen.report, clock=clock, opener=lambda url: port, nonce=same_nonce
+    )
     pads.start(seen.put)
     assert port.quiet.wait(WAIT), "the quiet read never came"
-    assert port.reads == 4 and port.written == [line("hello 1")]
+    assert port.reads == 4 and port.written == [line("hello 2 N0NCE")]
     assert looked == [str(device)]  # after the one empty read only, not once a pass
     closer = threading.Thread(target=pads.close, daemon=True)
     closer.start()
@@ -514,9 +623,14 @@ def test_a_write_that_times_out_fails_the_port_and_it_is_opened_again(seen, cloc
     ports = [QuietPort(write_fails=True), QuietPort()]
     opened = iter(ports)
     with HubPads(
-        "hub://", report=seen.report, clock=clock, reopen_every=0.01, opener=lambda u: next(opened)
+        "hub://",
+        report=seen.report,
+        clock=clock,
+        reopen_every=0.01,
+        opener=lambda u: next(opened),
+        nonce=same_nonce,
     ) as pads:
         pads.start(seen.put)
         assert ports[1].quiet.wait(WAIT), "never opened again"
-        assert ports[0].closed and ports[1].written == [line("hello 1")]
+        assert ports[0].closed and ports[1].written == [line("hello 2 N0NCE")]
     assert seen.logs == ["pad hub: hub:// failed (Write timeout): opening it again"]

@@ -37,10 +37,14 @@ noise = st.binary(max_size=200) | st.lists(
 ).map(b"".join)
 
 
+NONCE = "F00D"  # every hello's: the answer in a stream is to the session's hello
+
+
 def _session() -> tuple[Session, list, list]:
     events: list = []
     logs: list = []
-    return Session(events.append, lambda _: None, logs.append), events, logs
+    session = Session(events.append, lambda _: None, logs.append, nonce=lambda: NONCE)
+    return session, events, logs
 
 
 def _pieces(data: bytes, cuts: list[int]) -> list[bytes]:
@@ -78,7 +82,7 @@ def test_garbage_between_good_lines_loses_and_invents_nothing(steps, cuts):
     session.opened(0.0)
     held: set = set()
     expected: list = []
-    stream = [line("0 hello 1 0.1.0 6 8")]
+    stream = [line(f"0 hello 2 0.2.0 6 8 {NONCE}")]
     bursts = 0
     for seq, ((seat, key), garbage, with_garbage) in enumerate(steps, 1):
         if with_garbage:

@@ -74,6 +74,7 @@ def test_the_pi_drawing_names_every_pin_of_the_map_on_its_header_pin(wiring):
     assert by_gpio[data["buttons"]["ok"]][2] == "OK button"
     assert by_gpio[data["buttons"]["right"]][2] == "▶ button"
     assert by_gpio[data["buzzer"]["pin"]][2].startswith("buzzer")
+    assert by_gpio[data["display_reset"]][2] == "OLED RES (reset)"
     for gpio, line in BUS_PINS["i2c"].items():
         assert by_gpio[gpio][2].startswith(f"OLED {line}")
     for gpio, line in BUS_PINS["spi"].items():

@@ -67,6 +67,7 @@ class Pins:
     buttons: dict[str, int]  # "left", "ok", "right"
     buzzer: int | None = None  # None: no buzzer, beeps are silent
     buzzer_kind: str = "active"  # one of BUZZERS, from [sound] buzzer
+    display_reset: int | None = None  # the I²C display's RES line; None: RES on its own RC
 
     @property
     def has_volume(self) -> bool:
@@ -83,7 +84,7 @@ class Display:
     address: int
     rotate: int
     dc: int  # an SPI display's D/C line
-    reset: int  # an SPI display's reset line
+    reset: int  # an SPI display's reset line (an I²C display's is [pins] display_reset)
     contrast: int = DEFAULTS.contrast  # a person may change it on the device
 
 
@@ -321,6 +322,16 @@ def buzzer(value: object) -> int | None:
         raise _Wrong("not a GPIO number, nor false for no buzzer") from None
 
 
+def reset_line(value: object) -> int | None:
+    """``display_reset = 7``, or ``display_reset = false``: RES wired to an RC network."""
+    if value is False:
+        return None
+    try:
+        return PIN(value)
+    except _Wrong:
+        raise _Wrong("not a GPIO number, nor false for a RES pin on its own RC network") from None
+
+
 # ---------------------------------------------------------------------------
 # The schema: the whole file as data.
 
@@ -345,11 +356,12 @@ PINS: Schema = {
         "right": Key(part_pin, REQUIRED),
     },
     "buzzer": Key(buzzer),
+    "display_reset": Key(reset_line),
 }
 
 SCHEMA: Schema = {
     "display": {
-        "controller": Key(Name(lambda: CONTROLLERS), "ssd1306"),
+        "controller": Key(Name(lambda: CONTROLLERS), "ssd1309"),  # the parts list's
         "interface": Key(Name(lambda: INTERFACES), "i2c"),
         "port": Key(Whole(0), 1),  # 0 with "spi" unless given: see _display
         "address": Key(Whole(0, 0x7F), 0x3C),
@@ -642,8 +654,11 @@ def _leaves(data: dict, at: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
 def _build(merged: dict, origins: dict[tuple[str, ...], _Layer], file: Path | None) -> Config:
     game, paths = merged["game"], merged["paths"]
     state_dir = paths["state_dir"]
+    pins = merged["pins"]
+    if merged["display"]["interface"] == "spi":  # its reset is [display] reset, pulsed by luma
+        pins = {**pins, "display_reset": None}
     return Config(
-        pins=_pins(merged["pins"], merged["sound"]["buzzer"]),
+        pins=_pins(pins, merged["sound"]["buzzer"]),
         display=_display(merged["display"], origins),
         board=str(game["board"]),
         target=game["target"],
@@ -672,6 +687,7 @@ def _pins(data: dict, buzzer_kind: str = "active") -> Pins:
         buttons=dict(data["buttons"]),
         buzzer=data.get("buzzer"),
         buzzer_kind=buzzer_kind,
+        display_reset=data.get("display_reset"),
     )
 
 
@@ -688,6 +704,8 @@ def _pin_uses(pins: Pins) -> Iterator[tuple[tuple[str, ...], str, int]]:
         yield ("pins", "buttons", name), f"[pins.buttons] {name}", pin
     if pins.buzzer is not None:
         yield ("pins", "buzzer"), "[pins] buzzer", pins.buzzer
+    if pins.display_reset is not None:
+        yield ("pins", "display_reset"), "[pins] display_reset", pins.display_reset
 
 
 def _distinct_pins(config: Config, origins: dict[tuple[str, ...], _Layer]) -> None:

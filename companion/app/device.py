@@ -81,14 +81,16 @@ OpenDevice = Callable[..., Luma]  # display.open_device's signature: a luma devi
 
 def device_display(found: Effective, open_device: OpenDevice | None = None) -> DisplaySource:
     """The display ``[display]`` names, opened with ``open_device`` (default
-    ``display.open_device``), its D/C and reset lines on the device's pin factory. A
-    display that does not answer is looked for again while the game goes on."""
-    d = found.config.display
+    ``display.open_device``), its D/C and reset lines (an I²C display's RES: the pin
+    map's ``display_reset``) on the device's pin factory. A display that does not
+    answer is looked for again while the game goes on."""
+    d, i2c_reset = found.config.display, found.config.pins.display_reset
 
     def open_display(stack: ExitStack, factory: Factory, report: Report) -> Luma:
         where = display.Where(
             port=d.port, address=d.address, rotate=d.rotate, dc=d.dc, reset=d.reset,
-            pin_factory=factory,  # an SPI display's D/C and reset lines
+            i2c_reset=i2c_reset,
+            pin_factory=factory,  # an SPI display's D/C and reset lines, an I²C one's RES
         )  # fmt: skip
         try:
             return (open_device or display.open_device)(d.controller, d.interface, **where)

@@ -21,7 +21,8 @@ each ``retry`` looks for the display again; once it answers, it gets that frame.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Protocol, Required, TypedDict, Unpack, cast
 
@@ -53,6 +54,11 @@ DRIVERS: dict[str, type[ssd1306] | type[sh1106] | type[ssd1322]] = {
 # The SPI display's D/C and reset lines (BCM): the I²C pins, which an SPI display leaves
 # free. luma's own defaults, 24 and 25, are pad columns in the shipped pin map.
 DC_PIN, RESET_PIN = 2, 3
+# An I²C display's RES line is pulsed here (luma's i2c interface has none; its spi one
+# pulses its own). The SSD1306 and SSD1309 datasheets' power-on sequence asks RES low for
+# 3 µs or more once the supply is steady: 10 ms low, then 10 ms before the first command,
+# leave room for a module's own filter capacitor on RES.
+RESET_HOLD = RESET_SETTLE = 0.01  # seconds
 CONTRAST_LEVELS = 10  # contrast(level) takes 1..10
 # Data goes out in pieces of at most one I²C block (luma's own i2c chunk size): each
 # piece that gets through is known to be on the panel, whatever happens to the next.
@@ -349,17 +355,40 @@ class GpioLines:
         self._lines.clear()
 
 
+class ResetI2c:
+    """luma's I²C interface with the display's RES line beside it: the line stays driven
+    high for as long as the interface lives (a luma device holds it), and is let go with
+    the bus when the device is cleaned up."""
+
+    def __init__(self, serial: i2c, line: DigitalOutputDevice) -> None:
+        self.serial, self.line = serial, line
+
+    def command(self, *cmd: int) -> None:
+        self.serial.command(*cmd)
+
+    def data(self, data: Sequence[int]) -> None:
+        self.serial.data(data)
+
+    def cleanup(self) -> None:
+        try:
+            self.serial.cleanup()
+        finally:
+            self.line.close()
+
+
 class Where(TypedDict, total=False):
     """Where a display is, as ``Connector`` takes it: its keywords, the pin factory
-    required (an SPI display's D/C and reset lines are its pins)."""
+    required (an SPI display's D/C and reset lines, an I²C display's RES, are its pins)."""
 
     port: int | None
     address: int
     rotate: int
     dc: int
     reset: int
+    i2c_reset: int | None
     pin_factory: Required[Factory]
     bus: I2cBus | SpiBus | None
+    sleep: Callable[[float], None]
 
 
 def open_device(controller: str, interface: str, **where: Unpack[Where]) -> LumaDevice:
@@ -383,7 +412,10 @@ class Connector(Closing):
     an exit hook, so a driver built at every failed try would pile up. An SPI panel
     cannot be heard; it counts as there once its bus opens. ``bus``: an SMBus (I²C) or
     SpiDev (SPI) to use in place of the system's, as the simulator's fake panels are.
-    An SPI display's D/C and reset lines are pins of ``pin_factory``.
+    An SPI display's D/C and reset lines are pins of ``pin_factory``, luma's spi
+    interface pulses that reset; an I²C display's RES line (``i2c_reset``, None: none,
+    RES on an RC network of the module's) is pulsed here, low then high, before each
+    try's first byte: a panel powered late is reset too. ``sleep`` times the pulse.
     """
 
     def __init__(
@@ -396,8 +428,10 @@ class Connector(Closing):
         rotate: int = 0,
         dc: int = DC_PIN,
         reset: int = RESET_PIN,
+        i2c_reset: int | None = None,
         pin_factory: Factory,
         bus: I2cBus | SpiBus | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if controller not in DRIVERS:
             raise DisplayError(f"unknown display {controller!r} (known: {', '.join(DRIVERS)})")
@@ -409,10 +443,13 @@ class Connector(Closing):
         self.port = (1 if interface == "i2c" else 0) if port is None else port
         self.address = address
         self._pins = (dc, reset, given(pin_factory, "display"))
+        self._i2c_reset = i2c_reset
+        self._sleep = sleep
         self._bus = bus
         width, height = PANELS[controller].size
         self.size = (height, width) if rotate % 2 else (width, height)  # as luma turns it
         self._serial: i2c | None = None  # the open I²C interface
+        self._reset_line: DigitalOutputDevice | None = None  # an I²C display's RES
         self._gpio: GpioLines | None = None  # an SPI display's D/C and reset lines
 
     @property
@@ -433,7 +470,7 @@ class Connector(Closing):
             ) from e
         except (LumaError, OSError) as e:
             raise DisplayMissing(f"{self.where}: {e}") from e
-        self._serial = None  # the device's own from now on
+        self._serial = self._reset_line = None  # the device's own from now on
         return device
 
     def close(self) -> None:
@@ -442,11 +479,14 @@ class Connector(Closing):
         serial, self._serial = self._serial, None
         if serial is not None:
             serial.cleanup()
+        line, self._reset_line = self._reset_line, None
+        if line is not None:
+            line.close()
         gpio, self._gpio = self._gpio, None
         if gpio is not None:
             gpio.cleanup()
 
-    def _open_serial(self) -> i2c | spi:
+    def _open_serial(self) -> i2c | spi | ResetI2c:
         from luma.core.interface.serial import i2c, spi
 
         # The bus is of the kind the interface names (the config, or the simulator, says
@@ -462,11 +502,32 @@ class Connector(Closing):
         if self._serial is None:
             smbus = cast("I2cBus | None", self._bus)
             self._serial = i2c(bus=smbus, port=self.port, address=self.address)
+        line = self._reset()
         self._serial.command(NOP)  # raises unless the panel acknowledges its address
-        return self._serial
+        return self._serial if line is None else ResetI2c(self._serial, line)
+
+    def _reset(self) -> DigitalOutputDevice | None:
+        """Pulse the I²C display's RES line low, then hold it high; the line, if any."""
+        pin = self._i2c_reset
+        if pin is None:
+            return None
+        if self._reset_line is None:
+            try:  # high from the start: the pulse below is the only low it sees
+                self._reset_line = DigitalOutputDevice(
+                    pin, initial_value=True, pin_factory=self._pins[2]
+                )
+            except Exception as e:  # gpiozero's and each backend's own (lgpio.error...)
+                raise DisplayError(
+                    f"the display's RES line, GPIO {pin} ([pins] display_reset): {e}"
+                ) from e
+        self._reset_line.off()
+        self._sleep(RESET_HOLD)
+        self._reset_line.on()
+        self._sleep(RESET_SETTLE)
+        return self._reset_line
 
 
-def driver(controller: str, serial: i2c | spi, rotate: int) -> LumaDevice:
+def driver(controller: str, serial: i2c | spi | ResetI2c, rotate: int) -> LumaDevice:
     """The luma driver of ``controller`` on ``serial``."""
     if controller == "ssd1322":  # drawn in black and white: no greyscale to convert
         return ssd1322(serial, width=256, height=64, rotate=rotate, mode="1")

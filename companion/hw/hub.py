@@ -38,10 +38,13 @@ REOPEN_EVERY = 1.0  # seconds between two attempts to open a port that is gone
 READ_TIMEOUT = 0.5
 WRITE_TIMEOUT = 1.0  # a hub that stops reading fails the port instead of blocking us
 BUSY = "port busy: is the companion service running? sudo systemctl stop companion"
-MISMATCH = (
-    "the pad hub's firmware speaks protocol {hub}; this companion speaks {ours}: "
-    "flash firmware/ from this version"
+REFLASH = "flash firmware/ from this version: make flash (firmware/README.md)"
+MISMATCH = "the pad hub's firmware speaks protocol {hub}; this companion speaks {ours}: " + REFLASH
+OLD_FIRMWARE = (
+    "the pad hub's firmware does not know this companion's hello (protocol {ours}, with a "
+    "nonce): it is older, protocol 1; " + REFLASH
 )
+Nonces = Callable[[], str]
 
 
 class Session:
@@ -50,10 +53,24 @@ class Session:
     ``put`` gets the pad events, ``send`` the bytes for the hub, ``report`` one line
     per burst of unreadable lines and per thing worth saying. Keys are only reported
     between a hello answer in our protocol and the first gap in the sequence numbers.
+
+    Each hello carries a fresh nonce (from ``nonce``), and only the answer echoing the
+    latest one starts a session: every line before it is dropped unheard. A hub keeps
+    what it says while no host has its port open (MicroPython buffers USB output), so a
+    port opened soon after another session may first hand over that session's answer
+    and key lines; their nonce is not ours.
     """
 
-    def __init__(self, put: Put, send: Callable[[bytes], None], report: Report) -> None:
+    def __init__(
+        self,
+        put: Put,
+        send: Callable[[bytes], None],
+        report: Report,
+        nonce: Nonces = hublink.new_nonce,
+    ) -> None:
         self._put, self._send, self._report = put, send, report
+        self._new_nonce = nonce
+        self._nonce = ""  # the latest hello's: only the answer echoing it is taken
         self._lines = hublink.Lines()
         self.held: set[Key] = set()  # keys reported down and not yet up
         self.answered = False  # the hub answered our hello in our protocol
@@ -61,7 +78,7 @@ class Session:
         self._hello_at = 0.0  # when to say hello next, while unanswered
         self._heard_at = 0.0  # when the last readable line came
         self._bad = False  # inside a burst of unreadable lines (already logged)
-        self._mismatch_said = False
+        self._mismatch_said = False  # another protocol, or an old hub: said once
         self._stuck_said: set[Key] = set()
 
     def opened(self, now: float) -> None:
@@ -81,7 +98,9 @@ class Session:
             else:
                 self._heard_at = now
                 self._bad = isinstance(message, Error) and self._bad
-                if isinstance(message, Error) and message.what != "proto":  # proto: said apart
+                if isinstance(message, Error) and message.what == "unknown" and not self.answered:
+                    self._old_hub()  # it took our hello for no hello at all
+                elif isinstance(message, Error) and message.what != "proto":  # proto: said apart
                     self._unreadable(f"it could not take a line of ours ({message.what})")
                 self._take(message, now)
 
@@ -92,7 +111,8 @@ class Session:
             self.release()
             return False
         if not self.answered and now >= self._hello_at:
-            self._send(hublink.encode(f"hello {PROTO}"))
+            self._nonce = self._new_nonce()
+            self._send(hublink.hello(self._nonce))
             self._hello_at = now + HELLO_EVERY
         return True
 
@@ -112,7 +132,9 @@ class Session:
 
     def _take(self, message: hublink.Message, now: float) -> None:
         if isinstance(message, Hello):
-            self._hello(message)
+            if message.nonce and message.nonce == self._nonce:
+                self._hello(message)
+            # else an answer to a hello not ours (or not the latest): dropped unheard
         elif not self.answered:
             return  # lines of a session we have not joined (yet): keys go unheard
         elif message.seq != self._expect:
@@ -127,13 +149,22 @@ class Session:
     def _hello(self, message: Hello) -> None:
         self.release()  # a new session: the hub forgot what it had reported
         if message.proto != PROTO:
-            if not self._mismatch_said:
-                self._mismatch_said = True
-                self._report(MISMATCH.format(hub=message.proto, ours=PROTO))
-            self._put(HubMismatch(message.proto, PROTO))
+            self._mismatch(message.proto, MISMATCH.format(hub=message.proto, ours=PROTO))
             return  # and keep saying hello: a hub flashed meanwhile is picked up
         self.answered = True
         self._expect = (message.seq + 1) % hublink.SEQ_MOD
+
+    def _old_hub(self) -> None:
+        """An ``error unknown`` while our hello waits for its answer: only a hub of
+        protocol 1, which knows no nonce, answers a hello so (a hub of ours never says
+        it to a line the host sends)."""
+        self._mismatch(1, OLD_FIRMWARE.format(ours=PROTO))
+
+    def _mismatch(self, hub: int, why: str) -> None:
+        if not self._mismatch_said:
+            self._mismatch_said = True
+            self._report(why)
+        self._put(HubMismatch(hub, PROTO))
 
     def _event(self, message: hublink.Message) -> None:
         if isinstance(message, Down | Up | Stuck):
@@ -185,7 +216,8 @@ class HubPads(Closing):
     ``clock`` times the hellos and the silence; the thread's own waits (between two
     attempts to open the port, and each read, at most ``READ_TIMEOUT``) are real, and
     ``close`` ends them at once (a ``socket://`` read: within ``READ_TIMEOUT``).
-    ``opener`` opens the port (``open_port``; a test hands in its own).
+    ``opener`` opens the port (``open_port``; a test hands in its own); ``nonce`` makes
+    each hello's nonce (a test's may be foreseeable).
     """
 
     def __init__(
@@ -196,8 +228,10 @@ class HubPads(Closing):
         clock: Callable[[], float] = time.monotonic,
         reopen_every: float = REOPEN_EVERY,
         opener: Callable[[str], Port] = open_port,
+        nonce: Nonces = hublink.new_nonce,
     ) -> None:
         self.url = url
+        self._nonce = nonce
         self._report = report
         self._clock = clock
         self._reopen_every = reopen_every
@@ -217,7 +251,7 @@ class HubPads(Closing):
         with self._lock:
             if self._stop.is_set() or self._thread is not None:
                 raise RuntimeError("the pad hub starts once, before it is closed")
-            self._session = Session(put, self._write, self._report)
+            self._session = Session(put, self._write, self._report, self._nonce)
             target = self.health.run(self._run)
             self._thread = threading.Thread(target=target, name="pad-hub", daemon=True)
             self._thread.start()

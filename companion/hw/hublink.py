@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import binascii
 import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-PROTO = 1  # the protocol version this companion speaks
+PROTO = 2  # the protocol version this companion speaks
 MAX_LINE = 80  # bytes before the newline
 SEQ_MOD = 65536  # sequence numbers run 0..65535, then 0 again
 SEATS = 6  # seats a hub may report (SEAT 1..6)
@@ -23,11 +24,23 @@ KEYS = 8  # keys per seat (KEY 1..8)
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")  # decimal, no leading zeros
 _VERSION = re.compile(r"[0-9A-Za-z.+-]{1,20}")
 _HEX = re.compile(r"[0-9A-F]{4}")
+_NONCE = re.compile(r"[0-9A-Z]{1,16}")  # as the firmware takes one (PROTOCOL.md)
+NONCE_BYTES = 4  # the host's nonce: 32 random bits, 8 hex digits
 
 
 def crc(body: bytes) -> int:
     """CRC-16/CCITT-FALSE: poly 0x1021, initial 0xFFFF, no reflection, no final xor."""
     return binascii.crc_hqx(body, 0xFFFF)
+
+
+def new_nonce() -> str:
+    """A fresh nonce for a hello: 8 upper-case hex digits from the system's randomness."""
+    return secrets.token_hex(NONCE_BYTES).upper()
+
+
+def hello(nonce: str) -> bytes:
+    """The host's hello line, carrying ``nonce``."""
+    return encode(f"hello {PROTO} {nonce}")
 
 
 def encode(body: str) -> bytes:
@@ -45,14 +58,16 @@ class Dropped:
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """The hub's answer to ``hello``. With another protocol only ``proto`` is read:
-    the rest of a line in a future protocol may look different."""
+    """The hub's answer to ``hello``, ``nonce`` the one of the hello it answers ("": none).
+    With another protocol only ``proto`` and ``nonce`` (the last field, from protocol 2 on,
+    whatever the protocol) are read: the rest may look different there."""
 
     seq: int
     proto: int
     firmware: str = ""
     seats: int = 0
     keys: int = 0
+    nonce: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,12 +166,13 @@ def _hello(seq: int, rest: list[str]) -> Hello | Dropped:
     if proto is None:
         return Dropped("a hello without a protocol number")
     if proto != PROTO:
-        return Hello(seq, proto)
-    if len(rest) == 4 and _VERSION.fullmatch(rest[1]):
+        nonce = rest[-1] if len(rest) > 1 and _NONCE.fullmatch(rest[-1]) else ""
+        return Hello(seq, proto, nonce=nonce)
+    if len(rest) == 5 and _VERSION.fullmatch(rest[1]) and _NONCE.fullmatch(rest[4]):
         seats, keys = _number(rest[2], SEATS), _number(rest[3], KEYS)
         if seats and keys:
-            return Hello(seq, proto, rest[1], seats, keys)
-    return Dropped("not 'hello PROTO FIRMWARE SEATS KEYS'")
+            return Hello(seq, proto, rest[1], seats, keys, rest[4])
+    return Dropped("not 'hello PROTO FIRMWARE SEATS KEYS NONCE'")
 
 
 def _number(text: str, high: int) -> int | None:
