@@ -17,10 +17,11 @@ DISPLAYS=(ssd1309 ssd1306 none)
 # shellcheck disable=SC2034  # the *_WORDS are read through ask's namerefs
 DISPLAY_WORDS=('ssd1309: the 2.42" module (recommended)' 'ssd1306: the 0.96" module'
                'none: the game plays on the pads and the buzzer')
-BUZZERS=(passive active none)
+BUZZERS=(active passive none)
 # shellcheck disable=SC2034
-BUZZER_WORDS=('passive: plays the notes, its volume set (recommended)'
-              'active: beeps at its own pitch' 'none: silent')
+BUZZER_WORDS=('active: beeps the rhythm at its own pitch (recommended)'
+              'passive: plays the notes, its volume set, through software-timed PWM'
+              'none: silent')
 
 usage() {
     cat <<EOF
@@ -37,7 +38,7 @@ fitted), the systemd unit '$SERVICE' and the udev rule naming the Pico hub
 config ([web] enabled = true) or --web is given: then a drop-in lets the local network in.
 
   --display D ssd1309 (the 2.42" module, recommended), ssd1306 (0.96") or none
-  --buzzer B  passive (recommended), active or none
+  --buzzer B  active (recommended), passive or none
   --yes       ask nothing: the recommended part for what --display and --buzzer do
               not say (also without a terminal to ask at)
   --hub       the pads are on the Pico hub (USB): a new config reads them from there

@@ -10,7 +10,7 @@ import sys
 
 PICO = sys.platform == "rp2"
 WATCHDOG_MS = 2000
-SETTLE_US = 30  # a released column line climbs back through its pull-up before the next row
+SETTLE_US = 80  # a released column line climbs back through its pull-up before the next row
 
 if PICO:
     import select

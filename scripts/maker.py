@@ -383,8 +383,8 @@ def _de9_notes() -> list[str]:
     return [
         "In the host box, pins 1..8 of every socket are joined (pin 1 to pin 1 ...) and go to "
         "that card's GPIO; pin 9 of each socket is that seat's row alone.",
-        "Each card column also goes to 3.3 V through one 4.7 kΩ resistor: 8 resistors in all, "
-        "one a column, not one a socket.",
+        f"Each card column also goes to 3.3 V through one {_ohms(data())} resistor: 8 resistors "
+        "in all, one a column, not one a socket.",
         "The pad's cable is straight through: plug pin n to socket pin n, all 9 (never a "
         "null-modem cable). Most connectors print tiny numbers on both sides: trust them.",
         "Drawn by scripts/maker.py from companion/data/pins.toml (make hardware/pad.svg).",
@@ -487,6 +487,11 @@ def _label_notes(lang: str, size: float, cap: float) -> list[str]:
 # The README's blocks: the cable table and the parts list.
 
 
+def _ohms(facts: dict) -> str:
+    """The external pull-up's value as a parts list writes it: "10 kΩ", "4.7 kΩ"."""
+    return f"{facts['column']['external_pullup_ohm'] / 1000:g} kΩ"
+
+
 def cable_table(facts: dict, seats: int) -> str:
     """How long after a row change a column, released by the last row's held key, takes
     to read high, and how long the Pi should wait, by cable length.
@@ -502,7 +507,7 @@ def cable_table(facts: dict, seats: int) -> str:
     external = 1 / (1 / col["external_pullup_ohm"] + 1 / col["internal_pullup_ohm"])
     out = [
         "| cable, each pad | a column's load, at worst "
-        "| 4.7 kΩ pull-ups: reads high after | and the Pi waits "
+        f"| {_ohms(facts)} pull-ups: reads high after | and the Pi waits "
         "| the SoC's pull-ups alone: reads high after | and the Pi waits |",
         "|---|---|---|---|---|---|",
     ]

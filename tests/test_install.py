@@ -161,7 +161,7 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
     assert "No terminal to ask at" in first.stdout
     example = tomllib.loads(_text(REPO / "docs/companion.example.toml"))
     example["paths"]["state_dir"] = "/var/lib/santo-domingo"
-    example["display"]["controller"], example["sound"]["buzzer"] = "ssd1309", "passive"
+    example["display"]["controller"], example["sound"]["buzzer"] = "ssd1309", "active"
     assert tomllib.loads(config) == example
 
     installed = snapshot(root)
@@ -335,18 +335,18 @@ def test_no_display_leaves_i2c_alone_and_the_default_driver(tmp_path):
 @needs_systemd
 def test_at_a_terminal_it_asks_which_display_and_buzzer(tmp_path):
     root = tmp_path / "root"
-    done = at_a_terminal("install.sh", "--root", root, answers="9\n2\nactive\n")
+    done = at_a_terminal("install.sh", "--root", root, answers="9\n2\npassive\n")
     assert done.returncode == 0, done.stderr
     assert 'Which display is fitted?\n  1) ssd1309: the 2.42" module (recommended)' in done.stderr
     assert "a number from 1 to 3, please" in done.stderr  # the 9
     assert "Which buzzer is fitted?" in done.stderr
     config = _config(root)
-    assert config["display"]["controller"] == "ssd1306" and config["sound"]["buzzer"] == "active"
+    assert config["display"]["controller"] == "ssd1306" and config["sound"]["buzzer"] == "passive"
     # an empty answer is the recommended part
     other = tmp_path / "other"
     assert at_a_terminal("install.sh", "--root", other, answers="\n\n").returncode == 0
     assert _config(other)["display"]["controller"] == "ssd1309"
-    assert _config(other)["sound"]["buzzer"] == "passive"
+    assert _config(other)["sound"]["buzzer"] == "active"
 
 
 def test_a_dry_run_at_a_terminal_asks_nothing_and_says_it_will():
@@ -361,7 +361,7 @@ def test_a_dry_run_at_a_terminal_asks_nothing_and_says_it_will():
     ("args", "said"),
     [
         (["--display", "oled"], "install.sh: --display: 'oled' is not one of ssd1309 ssd1306 none"),
-        (["--buzzer=loud"], "install.sh: --buzzer: 'loud' is not one of passive active none"),
+        (["--buzzer=loud"], "install.sh: --buzzer: 'loud' is not one of active passive none"),
         (["--buzzer"], "install.sh: --buzzer needs a value (see --help)"),
     ],
 )

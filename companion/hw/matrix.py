@@ -78,7 +78,7 @@ def settle_time(cables: int, length_m: float, pull_up: float | None = None) -> f
 
 
 # The default: safe for a maker who fitted no external pull-up, 6 seats, 3 m cables
-# (1325 us a row, 8 ms a scan; with 4.7 kOhm pull-ups 81 us a row).
+# (1325 us a row, 8 ms a scan; with the parts list's 10 kOhm pull-ups 160 us a row).
 SETTLE = settle_time(6, 3.0)
 
 
