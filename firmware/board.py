@@ -10,7 +10,11 @@ import sys
 
 PICO = sys.platform == "rp2"
 WATCHDOG_MS = 2000
-SETTLE_US = 80  # a released column line climbs back through its pull-up before the next row
+# A released column line climbs back through its pull-up before the next row is read:
+# long enough on the Pico's own pull-ups alone (up to 80 kOhm, RP2040 datasheet) with six
+# 3 m cables (hardware/README.md's cable table), so a hub built without the 10 kOhm
+# resistors leaks no card either. 6 rows: 3 ms a scan, only while a key is down.
+SETTLE_US = 500
 
 if PICO:
     import select

@@ -313,15 +313,16 @@ def cable_rows() -> dict[int, list[str]]:
 
 
 def test_the_recommended_cable_settles_within_the_hubs_wait(maker):
-    """The README says the hub's fixed settle time covers a 3 m cable a pad with the
-    pull-ups, and not without them: the table's own figures against the firmware's."""
+    """The hub's fixed settle time covers a 3 m cable a pad twice over, with the pull-ups
+    or on the Pico's own alone (a hub built without them leaks no card): the table's own
+    figures against the firmware's."""
     facts = maker.data()
     firmware = (ROOT / "firmware" / "board.py").read_text("utf-8")
     settle_us = int(re.search(r"^SETTLE_US = (\d+)", firmware, re.M)[1])
     row = cable_rows()[facts["cable"]["recommended_max_m"]]
     reads_high, alone = (int(row[i].removesuffix(" µs")) for i in (2, 4))
     assert 2 * reads_high <= settle_us, "twice the margin with the external pull-ups"
-    assert alone > settle_us, "without them the wait would not be enough"
+    assert 2 * alone <= settle_us, "and twice without them"
 
 
 def test_the_pis_wait_is_five_time_constants_of_the_worst_column(maker):
