@@ -11,6 +11,7 @@ import io
 import itertools
 import queue
 import random
+import socket
 
 import model
 
@@ -262,3 +263,25 @@ def cut_at(call: int) -> FileOps:
     real = FileOps()
     fields = dataclasses.fields(FileOps)
     return FileOps(**{f.name: wrap(getattr(real, f.name)) for f in fields})
+
+
+# --- systemd's end of the notify socket --------------------------------------------------
+
+NOTIFY_GUARD = 10.0  # seconds a receive may take before the test fails (never a sleep)
+
+
+def received(sock: socket.socket) -> str:
+    """The next datagram the service sent to the notify socket (``sock`` times out)."""
+    return sock.recv(4096).decode()
+
+
+def nothing_waiting(sock: socket.socket) -> bool:
+    """No datagram is waiting on the notify socket ``sock``, now."""
+    sock.setblocking(False)
+    try:
+        sock.recv(4096)
+    except BlockingIOError:
+        return True
+    finally:
+        sock.settimeout(NOTIFY_GUARD)
+    return False

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 from devices import MockHardware
-from helpers import BOARDS, PAD_COLUMNS, PAD_ROWS, model_game
+from helpers import BOARDS, PAD_COLUMNS, PAD_ROWS, model_game, nothing_waiting, received
 
 from companion.app.loop import STALL, App, InputFailed
 from companion.app.notify import Notifier
@@ -139,21 +139,6 @@ def manager(tmp_path):
     sock.settimeout(GUARD)
     yield sock, Notifier.from_environ({"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "30000000"})
     sock.close()
-
-
-def received(sock: socket.socket) -> str:
-    return sock.recv(4096).decode()
-
-
-def nothing_waiting(sock: socket.socket) -> bool:
-    sock.setblocking(False)
-    try:
-        sock.recv(4096)
-    except BlockingIOError:
-        return True
-    finally:
-        sock.settimeout(GUARD)
-    return False
 
 
 class Running:

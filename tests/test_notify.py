@@ -10,7 +10,7 @@ import threading
 import uuid
 
 import pytest
-from helpers import BOARDS
+from helpers import BOARDS, nothing_waiting, received
 
 from companion.app.loop import STOP, App
 from companion.app.notify import SILENT, Notifier
@@ -47,21 +47,6 @@ def manager(tmp_path):
     sock.settimeout(GUARD)
     yield sock, str(path)
     sock.close()
-
-
-def received(sock: socket.socket) -> str:
-    return sock.recv(4096).decode()
-
-
-def nothing_waiting(sock: socket.socket) -> bool:
-    sock.setblocking(False)
-    try:
-        sock.recv(4096)
-    except BlockingIOError:
-        return True
-    finally:
-        sock.settimeout(GUARD)
-    return False
 
 
 def idle_app(clock: list[float], notify: Notifier, panel=None) -> App:
