@@ -197,7 +197,7 @@ def pad_svg(cards: list[str]) -> str:
     body = _heading(
         "Santo Domingo Companion: inside a pad",
         "Seen from the players' side through the lid: card 1 on the left. From the back, "
-        "while you solder, the keys run the other way.",
+        "while you solder, all runs the other way: the view at the bottom.",
     )
     # The shell under the wires, the cups over them: each wire ends inside its cup.
     body += plug[:1] + _wires(at, track, cups) + plug[1:]
@@ -205,9 +205,59 @@ def pad_svg(cards: list[str]) -> str:
     for k, name in enumerate(cards, 1):
         body += _key(at, k, name)
         body += _diode(at, k)
-    width, height = 1300, at.row_y + 170
-    body += _notes(40, at.row_y + 60, _pad_notes())
-    return _svg(width, height, body, "Inside a pad")
+    notes = _pad_notes()
+    body += _notes(40, at.row_y + 60, notes)
+    back_y = at.row_y + 60 + len(notes) * 20 + 40
+    body += _back_view(at, back_y)
+    return _svg(1300, back_y + 200, body, "Inside a pad")
+
+
+def _back_view(at: PadLayout, y: int) -> list[str]:
+    """The perfboard turned over left to right (about its vertical axis), as
+    you see it while you solder: card 1 on the right, each key's column leg top RIGHT and
+    its diode's leg bottom LEFT, the row along the bottom."""
+    size, half = 44, 22
+    out = [
+        _text(
+            40,
+            y,
+            "BACK of the perfboard, the side you solder (turned over left to right): "
+            "card 1 on the RIGHT, each key's legs mirrored too",
+            font_weight="bold",
+            fill="#c92a2a",
+        ),
+    ]
+    top = y + 40
+    row_y = top + size + 70
+    xs = {k: _key_x(at, 1) + _key_x(at, KEYS) - _key_x(at, k) for k in range(1, KEYS + 1)}
+    out.append(_line([(min(xs.values()) - half, row_y), (max(xs.values()) + half, row_y)],
+                     ROW_INK, 3))  # fmt: skip
+    out.append(_text(max(xs.values()) + half + 10, row_y + 5, f"the row: to pin {DE9_ROW}",
+                     font_size="13", font_weight="bold"))  # fmt: skip
+    for k, x in xs.items():
+        left, right, bottom = x - half, x + half, top + size
+        diode_top = bottom + 12
+        out += [
+            f'<g id="back-key-{k}">',
+            f'<rect x="{left}" y="{top}" width="{size}" height="{size}" rx="3" fill="#ffffff" '
+            f'stroke="{GREY}" stroke-width="1.5" stroke-dasharray="4 3"/>',
+            _text(
+                x, top + half + 7, str(k), text_anchor="middle", font_size="18", font_weight="bold"
+            ),
+            f'<circle class="column-leg" cx="{right}" cy="{top}" r="6" fill="{WIRES[k - 1]}"/>',
+            f'<circle class="diode-leg" cx="{left}" cy="{bottom}" r="4" fill="{GREY}"/>',
+            _line([(left, bottom), (left, diode_top)], GREY, 2),
+            f'<rect x="{left - 5}" y="{diode_top}" width="10" height="30" rx="4" '
+            f'fill="{DIODE_GLASS}" stroke="{GREY}"/>',
+            f'<rect class="band" x="{left - 5}" y="{diode_top + 24}" width="10" height="5" '
+            f'fill="{DIODE_BAND}"/>',
+            _line([(left, diode_top + 30), (left, row_y)], GREY, 2),
+            _text(
+                right, top - 10, f"pin {k}", text_anchor="middle", font_size="12", fill=WIRES[k - 1]
+            ),
+            "</g>",
+        ]
+    return out
 
 
 def _key_x(at: PadLayout, k: int) -> int:
@@ -303,8 +353,10 @@ def _pad_notes() -> list[str]:
     return [
         "Each key: any two DIAGONALLY opposite legs (a 4-leg switch joins its legs in pairs; "
         "a multimeter shows which: open at rest, closed when pressed).",
-        "Each 1N4148: anode to the key, cathode (the end with the black band) to the row wire. "
-        "A diode turned the wrong way: that key never reads.",
+        "Each key and its 1N4148 are in series, either order, between pin n and the row: the "
+        f"band (cathode) toward pin {DE9_ROW}. A diode turned the wrong way: that key never reads.",
+        "A 10-way rainbow ribbon numbers its wires as resistors do: brown 1, red 2 ... grey 8, "
+        "white 9 (the row), black spare; the drawing's colours are its own.",
         f"Pins 1..{KEYS}: the card columns, card n to pin n. Pin {DE9_ROW}: the row. "
         "Nothing else in a pad: no resistor, no power, no ground.",
         "Check each key before closing the box: hardware/README.md, 'Building a pad'.",
@@ -457,10 +509,21 @@ def _socket(at: HostLayout, seat: int, bus: dict[int, int], row_y: int) -> list[
         f'<g id="socket-{seat}">',
         f'<rect x="{left}" y="{at.socket_top}" width="{width}" height="{at.socket_h}" rx="6" '
         f'fill="#f1f3f5" stroke="{GREY}" stroke-width="1.5"/>',
-        _text(left + width // 2, at.socket_top + 20, f"P{seat} socket", text_anchor="middle",
-              font_weight="bold"),  # fmt: skip
-        _text(left + width // 2, at.socket_top + 36, "female DE-9", text_anchor="middle",
-              font_size="11", fill=GREY),  # fmt: skip
+        _text(
+            left + width // 2,
+            at.socket_top + 20,
+            f"P{seat} socket",
+            text_anchor="middle",
+            font_weight="bold",
+        ),
+        _text(
+            left + width // 2,
+            at.socket_top + 36,
+            "female DE-9",
+            text_anchor="middle",
+            font_size="11",
+            fill=GREY,
+        ),
         "</g>",
     ]
     for n in range(1, DE9_ROW + 1):
@@ -478,8 +541,10 @@ def _socket(at: HostLayout, seat: int, bus: dict[int, int], row_y: int) -> list[
 
 def _host_label(y: int, line: str, gpio: int, gp: int, colour: str) -> list[str]:
     at = HostLayout()
-    where = f"→ Pi GPIO {gpio} (header pin {wiring.physical(gpio)}) · or hub GP{gp} (pin " \
+    where = (
+        f"→ Pi GPIO {gpio} (header pin {wiring.physical(gpio)}) · or hub GP{gp} (pin "
         f"{wiring.pico_pin(gp)})"
+    )
     return [
         _text(at.label_x, y + 5, line, font_size="13", font_weight="bold", fill=colour),
         _text(at.label_x + 130, y + 5, where, font_size="13", fill=colour),
@@ -488,16 +553,28 @@ def _host_label(y: int, line: str, gpio: int, gp: int, colour: str) -> list[str]
 
 def _host_pullups(at: HostLayout, bus: dict[int, int], facts: dict) -> list[str]:
     """One resistor a column, from the 3.3 V rail down to its bus line."""
-    first, last = at.pullup_x0, at.pullup_x0 + (len(bus) - 1) * at.pullup_step
+    first = at.pullup_x0
     supply = next(n for n, name in wiring.header().items() if name == "3V3" and n != 1)
     pico = wiring.PICO.index("3V3(OUT)") + 1
     ink = wiring.COLOURS["power"][1]
     out = [
         _line([(first - 20, at.rail_y), (at.label_x - 10, at.rail_y)], ink, 3, "rail"),
-        _text(at.label_x, at.rail_y + 5, f"3.3 V → Pi header pin {supply} · or hub 3V3(OUT) "
-              f"(pin {pico})", font_size="13", font_weight="bold", fill=ink),  # fmt: skip
-        _text(first - 20, at.rail_y - 12, f"{len(bus)} × {_ohms(facts)}, one a column",
-              font_size="13", font_weight="bold", fill=ink),  # fmt: skip
+        _text(
+            at.label_x,
+            at.rail_y + 5,
+            f"3.3 V → Pi header pin {supply} · or hub 3V3(OUT) (pin {pico})",
+            font_size="13",
+            font_weight="bold",
+            fill=ink,
+        ),
+        _text(
+            first - 20,
+            at.rail_y - 12,
+            f"{len(bus)} × {_ohms(facts)}, one a column",
+            font_size="13",
+            font_weight="bold",
+            fill=ink,
+        ),
     ]
     for k, y in bus.items():
         x = first + (k - 1) * at.pullup_step
@@ -595,12 +672,30 @@ def _buzzer_circuit(gpio: int, five: list[int], ground: int, facts: dict) -> lis
         f'<rect x="220" y="{base_y - 7}" width="56" height="14" fill="#ffffff" stroke="{ink}" '
         'stroke-width="2"/>',
         "</g>",
-        _text(248, base_y - 14, f"{ohms / 1000:g} kΩ", text_anchor="middle", font_size="13",
-              font_weight="bold"),  # fmt: skip
-        _text(160, base_y - 4, f"GPIO {gpio}", text_anchor="end", font_weight="bold",
-              fill=wiring.COLOURS["buzzer"][0]),  # fmt: skip
-        _text(160, base_y + 14, f"header pin {wiring.physical(gpio)}", text_anchor="end",
-              font_size="13", fill=ink),  # fmt: skip
+        _text(
+            248,
+            base_y - 14,
+            f"{ohms / 1000:g} kΩ",
+            text_anchor="middle",
+            font_size="13",
+            font_weight="bold",
+        ),
+        _text(
+            160,
+            base_y - 4,
+            f"GPIO {gpio}",
+            text_anchor="end",
+            font_weight="bold",
+            fill=wiring.COLOURS["buzzer"][0],
+        ),
+        _text(
+            160,
+            base_y + 14,
+            f"header pin {wiring.physical(gpio)}",
+            text_anchor="end",
+            font_size="13",
+            fill=ink,
+        ),
         _line([(bx, emitter), (bx, emitter + 40)], ink, 2, "emitter"),
         _line([(bx - 18, emitter + 40), (bx + 18, emitter + 40)], ink, 3),
         _line([(bx - 11, emitter + 47), (bx + 11, emitter + 47)], ink, 3),

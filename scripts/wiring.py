@@ -148,7 +148,9 @@ def pi_uses(pins: Pins, display: Display, names: list[str]) -> dict[int, Use]:
         if name.startswith("GPIO"):
             uses[number] = lines.get(int(name[4:]), Use("unused", ""))
         elif name == "3V3":
-            uses[number] = Use("power", "OLED VCC (3.3 V only)" if number == 1 else f"3.3 V: {pullups()}")
+            uses[number] = Use(
+                "power", "OLED VCC (3.3 V only)" if number == 1 else f"3.3 V: {pullups()}"
+            )
         elif name == "5V":
             # the buzzer's supply may come from either 5 V pin; nothing else of the build's
             uses[number] = Use("power", "5 V: the buzzer's + only (never a GPIO)")
@@ -372,9 +374,7 @@ def hub_svg(hub: dict[str, list[int]], names: list[str]) -> str:
         _text(40, strip_y, f"In the hub's box, {pullups()}: from each column to 3V3(OUT), "
               f"pin {supply}", font_weight="bold")
     )  # fmt: skip
-    ends = [
-        (f"card {k}", f"GP{gp} · pin {pico_pin(gp)}") for k, gp in enumerate(hub["columns"], 1)
-    ]
+    ends = [(f"card {k}", f"GP{gp} · pin {pico_pin(gp)}") for k, gp in enumerate(hub["columns"], 1)]
     body += pullup_strip(80, strip_y + 40, f"3V3(OUT), pin {supply}", ends)
     return _svg(width, strip_y + 40 + 130, body, "Wiring on the Pico pad hub")
 
