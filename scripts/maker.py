@@ -438,7 +438,7 @@ def _de9_notes() -> list[str]:
         "In the host box, pins 1..8 of every socket are joined (pin 1 to pin 1 ...) and go to "
         "that card's GPIO; pin 9 of each socket is that seat's row alone.",
         f"Each card column also goes to 3.3 V through one {_ohms(data())} resistor: 8 resistors "
-        "in all, one a column, not one a socket.",
+        "in all, one a column, not one a socket (host-box.svg draws it all).",
         "The pad's cable is straight through: plug pin n to socket pin n, all 9 (never a "
         "null-modem cable). Most connectors print tiny numbers on both sides: trust them.",
         "Drawn by scripts/maker.py from companion/data/pins.toml (make hardware/pad.svg).",
