@@ -45,17 +45,19 @@ docs/demo.gif: $(VENV)/.runtime companion/examples/demo-script.txt
 	$(BIN)/companion simulate $(DEMO) --gif $@ > /dev/null
 
 # The wiring diagrams and hardware/README.md's pin tables, drawn from the pin map.
-hardware/wiring.svg hardware/hub-wiring.svg &: companion/data/pins.toml scripts/wiring.py \
-		| $(VENV)/.runtime
+hardware/wiring.svg hardware/hub-wiring.svg &: companion/data/pins.toml hardware/maker.toml \
+		scripts/wiring.py | $(VENV)/.runtime
 	$(BIN)/python scripts/wiring.py
 
-# The maker's pack: a pad's build, the DE-9 pinouts, a key label sheet per language, and
-# hardware/README.md's cable table and parts list, drawn from their data.
+# The maker's pack: a pad's build, the DE-9 pinouts, the host box, the buzzer, a key label
+# sheet per language, and hardware/README.md's cable table and parts list, from their data.
 LABELS := $(patsubst companion/ui/locale/%.json,hardware/labels-%.svg,\
 	$(wildcard companion/ui/locale/*.json))
 
-hardware/pad.svg hardware/de9.svg $(LABELS) &: hardware/maker.toml hardware/bom.csv \
-		companion/data/pins.toml $(wildcard companion/ui/locale/*.json) scripts/maker.py \
+MAKER := hardware/pad.svg hardware/de9.svg hardware/host-box.svg hardware/buzzer.svg
+
+$(MAKER) $(LABELS) &: hardware/maker.toml hardware/bom.csv companion/data/pins.toml \
+		$(wildcard companion/ui/locale/*.json) scripts/maker.py \
 		scripts/wiring.py | $(VENV)/.runtime
 	$(BIN)/python scripts/maker.py
 

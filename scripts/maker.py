@@ -50,6 +50,8 @@ BOM = ROOT / "hardware" / "bom.csv"
 README = ROOT / "hardware" / "README.md"
 PAD_SVG = ROOT / "hardware" / "pad.svg"
 DE9_SVG = ROOT / "hardware" / "de9.svg"
+HOST_SVG = ROOT / "hardware" / "host-box.svg"
+BUZZER_SVG = ROOT / "hardware" / "buzzer.svg"
 KEYS = 8  # cards 1..8: a pad's keys, a plug's column pins 1..8
 
 # One colour a wire, only to tell them apart in the drawing (cables have their own colours).
@@ -195,7 +197,7 @@ def pad_svg(cards: list[str]) -> str:
     body = _heading(
         "Santo Domingo Companion: inside a pad",
         "Seen from the players' side through the lid: card 1 on the left. From the back, "
-        "while you solder, the keys run the other way.",
+        "while you solder, all runs the other way: the view at the bottom.",
     )
     # The shell under the wires, the cups over them: each wire ends inside its cup.
     body += plug[:1] + _wires(at, track, cups) + plug[1:]
@@ -203,9 +205,59 @@ def pad_svg(cards: list[str]) -> str:
     for k, name in enumerate(cards, 1):
         body += _key(at, k, name)
         body += _diode(at, k)
-    width, height = 1300, at.row_y + 170
-    body += _notes(40, at.row_y + 60, _pad_notes())
-    return _svg(width, height, body, "Inside a pad")
+    notes = _pad_notes()
+    body += _notes(40, at.row_y + 60, notes)
+    back_y = at.row_y + 60 + len(notes) * 20 + 40
+    body += _back_view(at, back_y)
+    return _svg(1300, back_y + 200, body, "Inside a pad")
+
+
+def _back_view(at: PadLayout, y: int) -> list[str]:
+    """The perfboard turned over left to right (about its vertical axis), as
+    you see it while you solder: card 1 on the right, each key's column leg top RIGHT and
+    its diode's leg bottom LEFT, the row along the bottom."""
+    size, half = 44, 22
+    out = [
+        _text(
+            40,
+            y,
+            "BACK of the perfboard, the side you solder (turned over left to right): "
+            "card 1 on the RIGHT, each key's legs mirrored too",
+            font_weight="bold",
+            fill="#c92a2a",
+        ),
+    ]
+    top = y + 40
+    row_y = top + size + 70
+    xs = {k: _key_x(at, 1) + _key_x(at, KEYS) - _key_x(at, k) for k in range(1, KEYS + 1)}
+    out.append(_line([(min(xs.values()) - half, row_y), (max(xs.values()) + half, row_y)],
+                     ROW_INK, 3))  # fmt: skip
+    out.append(_text(max(xs.values()) + half + 10, row_y + 5, f"the row: to pin {DE9_ROW}",
+                     font_size="13", font_weight="bold"))  # fmt: skip
+    for k, x in xs.items():
+        left, right, bottom = x - half, x + half, top + size
+        diode_top = bottom + 12
+        out += [
+            f'<g id="back-key-{k}">',
+            f'<rect x="{left}" y="{top}" width="{size}" height="{size}" rx="3" fill="#ffffff" '
+            f'stroke="{GREY}" stroke-width="1.5" stroke-dasharray="4 3"/>',
+            _text(
+                x, top + half + 7, str(k), text_anchor="middle", font_size="18", font_weight="bold"
+            ),
+            f'<circle class="column-leg" cx="{right}" cy="{top}" r="6" fill="{WIRES[k - 1]}"/>',
+            f'<circle class="diode-leg" cx="{left}" cy="{bottom}" r="4" fill="{GREY}"/>',
+            _line([(left, bottom), (left, diode_top)], GREY, 2),
+            f'<rect x="{left - 5}" y="{diode_top}" width="10" height="30" rx="4" '
+            f'fill="{DIODE_GLASS}" stroke="{GREY}"/>',
+            f'<rect class="band" x="{left - 5}" y="{diode_top + 24}" width="10" height="5" '
+            f'fill="{DIODE_BAND}"/>',
+            _line([(left, diode_top + 30), (left, row_y)], GREY, 2),
+            _text(
+                right, top - 10, f"pin {k}", text_anchor="middle", font_size="12", fill=WIRES[k - 1]
+            ),
+            "</g>",
+        ]
+    return out
 
 
 def _key_x(at: PadLayout, k: int) -> int:
@@ -301,8 +353,10 @@ def _pad_notes() -> list[str]:
     return [
         "Each key: any two DIAGONALLY opposite legs (a 4-leg switch joins its legs in pairs; "
         "a multimeter shows which: open at rest, closed when pressed).",
-        "Each 1N4148: anode to the key, cathode (the end with the black band) to the row wire. "
-        "A diode turned the wrong way: that key never reads.",
+        "Each key and its 1N4148 are in series, either order, between pin n and the row: the "
+        f"band (cathode) toward pin {DE9_ROW}. A diode turned the wrong way: that key never reads.",
+        "A 10-way rainbow ribbon numbers its wires as resistors do: brown 1, red 2 ... grey 8, "
+        "white 9 (the row), black spare; the drawing's colours are its own.",
         f"Pins 1..{KEYS}: the card columns, card n to pin n. Pin {DE9_ROW}: the row. "
         "Nothing else in a pad: no resistor, no power, no ground.",
         "Check each key before closing the box: hardware/README.md, 'Building a pad'.",
@@ -384,10 +438,332 @@ def _de9_notes() -> list[str]:
         "In the host box, pins 1..8 of every socket are joined (pin 1 to pin 1 ...) and go to "
         "that card's GPIO; pin 9 of each socket is that seat's row alone.",
         f"Each card column also goes to 3.3 V through one {_ohms(data())} resistor: 8 resistors "
-        "in all, one a column, not one a socket.",
+        "in all, one a column, not one a socket (host-box.svg draws it all).",
         "The pad's cable is straight through: plug pin n to socket pin n, all 9 (never a "
         "null-modem cable). Most connectors print tiny numbers on both sides: trust them.",
         "Drawn by scripts/maker.py from companion/data/pins.toml (make hardware/pad.svg).",
+    ]
+
+
+# ---------------------------------------------------------------------------
+# The host box: the six sockets, the column bus, the pull-ups, the wires to the header.
+
+
+@dataclass(frozen=True)
+class HostLayout:
+    """Where the host box drawing puts things, in pixels."""
+
+    socket_x0: int = 50  # the first socket's left edge
+    socket_pitch: int = 160
+    socket_top: int = 170
+    socket_h: int = 56
+    cup_pitch: int = 15
+    rail_y: int = 130
+    bus_y0: int = 270  # column 1's bus line
+    bus_step: int = 20
+    row_gap: int = 30  # between the last bus line and the first row line
+    pullup_x0: int = 1010
+    pullup_step: int = 26
+    label_x: int = 1230
+
+
+def host_svg(pins: Pins, hub: dict[str, list[int]], cards: list[str], facts: dict) -> str:
+    """Inside the host box (or the hub's), as a schematic SVG document."""
+    at = HostLayout()
+    seats, columns = len(pins.rows), len(pins.columns)
+    bus = {k: at.bus_y0 + (k - 1) * at.bus_step for k in range(1, columns + 1)}
+    rows_y0 = bus[columns] + at.row_gap
+    rows = {s: rows_y0 + (s - 1) * at.bus_step for s in range(1, seats + 1)}
+    right = at.label_x - 10
+    body = _heading(
+        "Santo Domingo Companion: inside the host box",
+        "Each seat's DE-9 female socket, its cups drawn in a line: cup n of every socket joins "
+        "the column bus n; cup 9 is the seat's own row. A dot joins wires; a crossing does not.",
+    )
+    for k, y in bus.items():
+        x0 = _cup_x(at, 1, k)
+        body.append(_line([(x0, y), (right, y)], WIRES[k - 1], 3, f"bus-{k}"))
+        body += _host_label(y, f"card {k} {cards[k - 1]}", pins.columns[k - 1],
+                            hub["columns"][k - 1], WIRES[k - 1])  # fmt: skip
+    for s, y in rows.items():
+        x0 = _cup_x(at, s, DE9_ROW)
+        body.append(_line([(x0, y), (right, y)], ROW_INK, 3, f"row-{s}"))
+        body += _host_label(y, f"P{s} row", pins.rows[s - 1], hub["rows"][s - 1], ROW_INK)
+    for s in range(1, seats + 1):
+        body += _socket(at, s, bus, rows[s])
+    body += _host_pullups(at, bus, facts)
+    body += _notes(40, rows[seats] + 50, _host_notes(facts))
+    return _svg(1760, rows[seats] + 50 + 5 * 20, body, "Inside the host box")
+
+
+def _cup_x(at: HostLayout, seat: int, n: int) -> int:
+    return at.socket_x0 + (seat - 1) * at.socket_pitch + 12 + (n - 1) * at.cup_pitch
+
+
+def _socket(at: HostLayout, seat: int, bus: dict[int, int], row_y: int) -> list[str]:
+    """One socket: a box, its 9 cups along the bottom, each cup's drop to its bus or row."""
+    left = at.socket_x0 + (seat - 1) * at.socket_pitch
+    width = 24 + (DE9_ROW - 1) * at.cup_pitch
+    bottom = at.socket_top + at.socket_h
+    out = [
+        f'<g id="socket-{seat}">',
+        f'<rect x="{left}" y="{at.socket_top}" width="{width}" height="{at.socket_h}" rx="6" '
+        f'fill="#f1f3f5" stroke="{GREY}" stroke-width="1.5"/>',
+        _text(
+            left + width // 2,
+            at.socket_top + 20,
+            f"P{seat} socket",
+            text_anchor="middle",
+            font_weight="bold",
+        ),
+        _text(
+            left + width // 2,
+            at.socket_top + 36,
+            "female DE-9",
+            text_anchor="middle",
+            font_size="11",
+            fill=GREY,
+        ),
+        "</g>",
+    ]
+    for n in range(1, DE9_ROW + 1):
+        x, colour = _cup_x(at, seat, n), _pin_colour(n)
+        end = bus[n] if n < DE9_ROW else row_y
+        out += [
+            _line([(x, bottom), (x, end)], colour, 2, f"drop-{seat}-{n}"),
+            wiring.joint(x, end),
+            f'<circle id="cup-{seat}-{n}" cx="{x}" cy="{bottom}" r="5" fill="#ffffff" '
+            f'stroke="{colour}" stroke-width="2"/>',
+            _text(x, bottom - 9, str(n), text_anchor="middle", font_size="10", fill=GREY),
+        ]
+    return out
+
+
+def _host_label(y: int, line: str, gpio: int, gp: int, colour: str) -> list[str]:
+    at = HostLayout()
+    where = (
+        f"→ Pi GPIO {gpio} (header pin {wiring.physical(gpio)}) · or hub GP{gp} (pin "
+        f"{wiring.pico_pin(gp)})"
+    )
+    return [
+        _text(at.label_x, y + 5, line, font_size="13", font_weight="bold", fill=colour),
+        _text(at.label_x + 130, y + 5, where, font_size="13", fill=colour),
+    ]
+
+
+def _host_pullups(at: HostLayout, bus: dict[int, int], facts: dict) -> list[str]:
+    """One resistor a column, from the 3.3 V rail down to its bus line."""
+    first = at.pullup_x0
+    supply = next(n for n, name in wiring.header().items() if name == "3V3" and n != 1)
+    pico = wiring.PICO.index("3V3(OUT)") + 1
+    ink = wiring.COLOURS["power"][1]
+    out = [
+        _line([(first - 20, at.rail_y), (at.label_x - 10, at.rail_y)], ink, 3, "rail"),
+        _text(
+            at.label_x,
+            at.rail_y + 5,
+            f"3.3 V → Pi header pin {supply} · or hub 3V3(OUT) (pin {pico})",
+            font_size="13",
+            font_weight="bold",
+            fill=ink,
+        ),
+        _text(
+            first - 20,
+            at.rail_y - 12,
+            f"{len(bus)} × {_ohms(facts)}, one a column",
+            font_size="13",
+            font_weight="bold",
+            fill=ink,
+        ),
+    ]
+    for k, y in bus.items():
+        x = first + (k - 1) * at.pullup_step
+        out += [
+            f'<g id="pullup-{k}">',
+            _line([(x, at.rail_y), (x, y)], WIRES[k - 1], 2),
+            wiring.resistor(x, at.rail_y + 22, 50, WIRES[k - 1]),
+            wiring.joint(x, at.rail_y),
+            wiring.joint(x, y),
+            "</g>",
+        ]
+    return out
+
+
+def _host_notes(facts: dict) -> list[str]:
+    return [
+        "Each socket's cups in a line for clarity: where each cup really is, see de9.svg "
+        "(female socket, solder side). Test it with the Pi unplugged: hardware/README.md.",
+        f"{len(WIRES)} resistors of {_ohms(facts)} in all, one a column (not one a socket), on "
+        "a strip of perfboard in the box; the Pi's own pull-ups stay on as well.",
+        "The hub's box is wired the same, to the Pico's pins (after the ·) and its 3V3(OUT).",
+        "NOT RS-232: never plug a computer's serial cable into these sockets (its ±12 V would "
+        "reach the GPIOs).",
+        "Drawn by scripts/maker.py from companion/data/pins.toml and hardware/maker.toml "
+        "(make hardware/pad.svg).",
+    ]
+
+
+# ---------------------------------------------------------------------------
+# The buzzer: its driver's schematic and the transistors' pinouts.
+
+
+def buzzer_svg(pins: Pins, facts: dict) -> str:
+    """The buzzer, its NPN transistor, base resistor and diode, as an SVG document."""
+    uses = wiring.pi_uses(pins, wiring.defaults().display, names())
+    five = [n for n, name in wiring.header().items() if name == "5V"]
+    ground = next(n for n, u in uses.items() if "transistor emitter" in u.label)
+    gpio = pins.buzzer
+    body = _heading(
+        "Santo Domingo Companion: the buzzer",
+        "The GPIO switches an NPN transistor; the buzzer draws its current from 5 V, not from "
+        "the GPIO. Left: the circuit. Right: the transistor's legs.",
+    )
+    if gpio is not None:
+        body += _buzzer_circuit(gpio, five, ground, facts)
+    x = 760
+    for part, legs in facts["buzzer"]["pinouts"].items():
+        body += _to92(x, 170, part, legs)
+        x += 230
+    body += _notes(40, 520, _buzzer_notes(facts))
+    return _svg(1200, 520 + 5 * 20, body, "The buzzer")
+
+
+def _buzzer_circuit(gpio: int, five: list[int], ground: int, facts: dict) -> list[str]:
+    """GPIO → resistor → base; emitter to ground; collector to the buzzer's −; its + to 5 V;
+    the diode across the buzzer, band (cathode) at +."""
+    ink, power = GREY, wiring.COLOURS["power"][1]
+    bx, top, plus, minus, collector = 380, 110, 170, 250, 300  # the buzzer's column
+    ohms = facts["buzzer"]["base_resistor_ohm"]
+    supply = " or ".join(str(n) for n in five)
+    diode_x = bx + 110
+    out = [
+        _line([(bx, top), (bx, plus)], power, 3, "supply"),
+        _text(bx - 10, top - 10, f"+5 V: header pin {supply}", font_weight="bold", fill=power),
+        wiring.joint(bx, top + 20),
+        wiring.joint(bx, minus + 20),
+        # the buzzer: a box, + on top
+        '<g id="buzzer">',
+        f'<rect x="{bx - 30}" y="{plus}" width="60" height="{minus - plus}" rx="8" '
+        f'fill="#f3f0ff" stroke="{ink}" stroke-width="2"/>',
+        _text(bx, plus + 46, "BZ", text_anchor="middle", font_weight="bold"),
+        _text(bx - 16, plus + 18, "+", text_anchor="middle", font_size="18", font_weight="bold"),
+        _text(bx - 16, minus - 6, "−", text_anchor="middle", font_size="18", font_weight="bold"),
+        "</g>",
+        _text(bx - 40, plus + 36, "buzzer", text_anchor="end", font_weight="bold"),
+        _text(bx - 40, plus + 54, "(active, 5 V)", text_anchor="end", font_size="13", fill=ink),
+        _line([(bx, minus), (bx, collector)], ink, 2, "collector"),
+        # the diode across the buzzer: anode at −, cathode (band) at +
+        '<g id="flyback">',
+        _line([(bx, top + 20), (diode_x, top + 20), (diode_x, plus)], ink, 2),
+        f'<rect x="{diode_x - 7}" y="{plus}" width="14" height="{minus - plus}" rx="5" '
+        f'fill="{DIODE_GLASS}" stroke="{ink}"/>',
+        f'<rect class="band" x="{diode_x - 7}" y="{plus + 6}" width="14" height="8" '
+        f'fill="{DIODE_BAND}"/>',
+        _line([(diode_x, minus), (diode_x, minus + 20), (bx, minus + 20)], ink, 2),
+        "</g>",
+        _text(diode_x + 16, plus + 14, "1N4148: band at +", font_size="13", font_weight="bold"),
+        _text(diode_x + 16, plus + 32, "always fit it", font_size="13", fill=ink),
+    ]
+    out += _npn(bx, collector, ink)
+    base_y, emitter = collector + 30, collector + 60
+    out += [
+        '<g id="base">',
+        _line([(170, base_y), (bx - 35, base_y)], wiring.COLOURS["buzzer"][0], 2),
+        f'<rect x="220" y="{base_y - 7}" width="56" height="14" fill="#ffffff" stroke="{ink}" '
+        'stroke-width="2"/>',
+        "</g>",
+        _text(
+            248,
+            base_y - 14,
+            f"{ohms / 1000:g} kΩ",
+            text_anchor="middle",
+            font_size="13",
+            font_weight="bold",
+        ),
+        _text(
+            160,
+            base_y - 4,
+            f"GPIO {gpio}",
+            text_anchor="end",
+            font_weight="bold",
+            fill=wiring.COLOURS["buzzer"][0],
+        ),
+        _text(
+            160,
+            base_y + 14,
+            f"header pin {wiring.physical(gpio)}",
+            text_anchor="end",
+            font_size="13",
+            fill=ink,
+        ),
+        _line([(bx, emitter), (bx, emitter + 40)], ink, 2, "emitter"),
+        _line([(bx - 18, emitter + 40), (bx + 18, emitter + 40)], ink, 3),
+        _line([(bx - 11, emitter + 47), (bx + 11, emitter + 47)], ink, 3),
+        _line([(bx - 4, emitter + 54), (bx + 4, emitter + 54)], ink, 3),
+        _text(bx + 30, emitter + 46, f"ground: header pin {ground}", font_weight="bold"),
+    ]
+    return out
+
+
+def _npn(x: int, collector: int, ink: str) -> list[str]:
+    """An NPN transistor's symbol, its collector lead ending at (x, collector), its emitter
+    60 px below, its base to the left."""
+    bar = x - 35
+    mid = collector + 30
+    return [
+        '<g id="npn">',
+        f'<circle cx="{x - 18}" cy="{mid}" r="26" fill="none" stroke="{ink}" stroke-width="1.5"/>',
+        _line([(bar, mid - 14), (bar, mid + 14)], ink, 4),
+        _line([(bar, mid - 6), (x, collector + 8), (x, collector)], ink, 2),
+        _line([(bar, mid + 6), (x, collector + 52), (x, collector + 60)], ink, 2),
+        f'<polygon points="{x},{collector + 52} {x - 12},{collector + 50} {x - 6},{collector + 42}"'
+        f' fill="{ink}"/>',
+        _text(x + 10, collector + 14, "C", font_size="13", font_weight="bold"),
+        _text(bar - 14, mid - 8, "B", font_size="13", font_weight="bold"),
+        _text(x + 10, collector + 56, "E", font_size="13", font_weight="bold"),
+        _text(x + 36, mid + 5, "NPN: 2N3904 or BC547", font_size="13", fill=ink),
+        "</g>",
+    ]
+
+
+def _to92(cx: int, top: int, part: str, legs: str) -> list[str]:
+    """A TO-92 seen with its flat face toward you, legs down: which leg is which."""
+    out = [
+        f'<g id="to92-{part}">',
+        _text(cx, top - 20, part, text_anchor="middle", font_size="18", font_weight="bold"),
+        f'<rect x="{cx - 50}" y="{top}" width="100" height="90" rx="8" fill="{GREY}"/>',
+        _text(cx, top + 56, "flat face", text_anchor="middle", font_size="12", fill="#ffffff"),
+    ]
+    names = {"E": "emitter", "B": "base", "C": "collector"}
+    for i, leg in enumerate(legs):
+        x = cx + (i - 1) * 40
+        out += [
+            _line([(x, top + 90), (x, top + 170)], "#868e96", 4),
+            f'<g id="to92-{part}-{i + 1}">',
+            _text(x, top + 192, leg, text_anchor="middle", font_size="18", font_weight="bold"),
+            "</g>",
+            _text(x, top + 210, names[leg], text_anchor="middle", font_size="10", fill=GREY),
+        ]
+    out += [
+        _text(cx, top + 240, "flat face toward you,", text_anchor="middle", font_size="13"),
+        _text(cx, top + 258, "legs down", text_anchor="middle", font_size="13"),
+        "</g>",
+    ]
+    return out
+
+
+def _buzzer_notes(facts: dict) -> list[str]:
+    sources = "; ".join(f"{part}: {src}" for part, src in facts["buzzer"]["sources"].items())
+    return [
+        "Always fit the diode, band (cathode) to +: many active buzzers are magnetic inside, "
+        "and a coil's kick at switch-off would hit the transistor.",
+        "The other kind (passive) is wired the same. A buzzer sold for 3.3 V: its + to a 3.3 V "
+        "pin instead.",
+        f"Pinouts from the datasheets ({sources}); another make: check with a multimeter.",
+        "On the diode range, red probe on the base: base to emitter and base to collector "
+        "each read about 0.6–0.7 V.",
+        "Drawn by scripts/maker.py from companion/data/pins.toml and hardware/maker.toml "
+        "(make hardware/pad.svg).",
     ]
 
 
@@ -400,10 +776,6 @@ def label_svg(lang: str, sets: int, facts: dict) -> str:
     print at actual size: the page and every length on it are in millimetres."""
     labels = facts["labels"]
     size, cards = labels["size_mm"], names(lang)
-    # One size of name a sheet: the size at which its longest name fits across a label.
-    longest = max(len(name) for name in cards)
-    fits = (size - 1) / (labels["em_per_char"] * longest)
-    name_mm = min(labels["name_max_mm"], math.floor(fits * 100) / 100)  # written to 0.01 mm
     page_w, page_h = 210, 297
     x0, y0 = (page_w - KEYS * size) / 2, 45
     language = catalog(lang).t("language")
@@ -421,7 +793,7 @@ def label_svg(lang: str, sets: int, facts: dict) -> str:
         out.append(_text(_f(x0 - 4), _f(y + size / 2 + 1.2), tag, font_size="3.2",
                          text_anchor="end", fill=GREY))  # fmt: skip
         for k, name in enumerate(cards, 1):
-            out += _label(x0 + (k - 1) * size, y, size, k, name, name_mm, labels, row)
+            out += _label(x0 + (k - 1) * size, y, size, k, name, labels, row)
     out += _cut_lines(x0, y0, size, sets)
     bottom = y0 + sets * size
     out += _scale_bar(x0, bottom + 22)
@@ -434,16 +806,41 @@ def label_svg(lang: str, sets: int, facts: dict) -> str:
     return "\n".join(out)
 
 
-def _label(
-    x: float, y: float, size: float, k: int, name: str, name_mm: float, labels: dict, row: int
-) -> list[str]:
-    """One label: the card's number, bold, and its name under it."""
+def name_lines(name: str, labels: dict) -> tuple[list[str], float]:
+    """A card's name as its label prints it: one line, or two where one line would be
+    under ``name_min_mm``, and the font size in mm (to 0.01 mm) at which the lines fit."""
+
+    def fits(lines: list[str]) -> float:
+        widest = max(len(line) for line in lines)
+        size = (labels["size_mm"] - 1) / (labels["em_per_char"] * widest)
+        return min(labels["name_max_mm"], math.floor(size * 100) / 100)
+
+    if fits([name]) >= labels["name_min_mm"]:
+        return [name], fits([name])
+    broken = labels["breaks"].get(name)
+    if broken is None or broken.replace("-", "", 1) != name:
+        raise SystemExit(f"{DATA.name}: [labels] breaks: no break for {name!r}, too long for "
+                         f"one line at {labels['name_min_mm']} mm")  # fmt: skip
+    head, tail = broken.split("-", 1)
+    lines = [head + "-", tail]
+    return lines, fits(lines)
+
+
+def _label(x: float, y: float, size: float, k: int, name: str, labels: dict, row: int) -> list[str]:
+    """One label: the card's number, bold, and its name under it on one or two lines."""
     cx = x + size / 2
-    number = _text(_f(cx), _f(y + size * 0.56), str(k), font_size=_f(labels["number_mm"]),
-                   font_weight="bold", text_anchor="middle")  # fmt: skip
-    named = _text(_f(cx), _f(y + size * 0.86), name, font_size=_f(name_mm),
-                  text_anchor="middle")  # fmt: skip
-    return [f'<g id="label-{row + 1}-{k}">', number, named, "</g>"]
+    lines, name_mm = name_lines(name, labels)
+    two = len(lines) == 2
+    number = _text(_f(cx), _f(y + size * (0.45 if two else 0.56)), str(k),
+                   font_size=_f(labels["number_mm"]), font_weight="bold",
+                   text_anchor="middle")  # fmt: skip
+    first = y + size * (0.7 if two else 0.86)
+    named = [
+        _text(_f(cx), _f(first + i * name_mm), line, font_size=_f(name_mm),
+              text_anchor="middle", class_="name")
+        for i, line in enumerate(lines)
+    ]  # fmt: skip
+    return [f'<g id="label-{row + 1}-{k}">', number, *named, "</g>"]
 
 
 def _cut_lines(x0: float, y0: float, size: float, sets: int) -> list[str]:
@@ -477,7 +874,8 @@ def _label_notes(lang: str, size: float, cap: float) -> list[str]:
         "Print at 100 % (actual size, no fit to page): the bar above is then 50 mm long.",
         f"Each label is {_f(size)} × {_f(size)} mm, for a {_f(cap)} × {_f(cap)} mm key cap. "
         "Cut along the grey lines; one cut serves two labels.",
-        "Sticker paper on top of a flat cap, or plain paper under a cap with a clear cover.",
+        "Sticker paper on top of a flat cap (or plain paper under a clear two-part cap, "
+        "which the parts list does not name).",
         "A pad's keys run card 1 to card 8 from the left, as in pad.svg.",
         f"Drawn by scripts/maker.py from companion/ui/locale/{lang}.json (make hardware/pad.svg).",
     ]
@@ -626,6 +1024,8 @@ def outputs() -> dict[Path, str]:
     facts, pins, hub = data(), shipped_pins(), hub_pins()
     sets = len(pins.rows) + facts["labels"]["spare_sets"]
     files = {PAD_SVG: pad_svg(names()), DE9_SVG: de9_svg(pins, hub, names())}
+    files[HOST_SVG] = host_svg(pins, hub, names(), facts)
+    files[BUZZER_SVG] = buzzer_svg(pins, facts)
     files |= {label_path(lang): label_svg(lang, sets, facts) for lang in languages()}
     blocks = {
         "cable": cable_table(facts, len(pins.rows)),

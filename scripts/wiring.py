@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -33,6 +34,7 @@ from companion.app.config import BUS_PINS, Display, Pins, defaults, hub_pins, sh
 from companion.ui.catalog import catalog
 
 ROOT = Path(__file__).resolve().parent.parent
+MAKER = ROOT / "hardware" / "maker.toml"  # the column pull-ups' value
 PI_SVG = ROOT / "hardware" / "wiring.svg"
 HUB_SVG = ROOT / "hardware" / "hub-wiring.svg"
 README = ROOT / "hardware" / "README.md"
@@ -73,7 +75,7 @@ LEGEND = (
     ("row", "seat rows P1..P6: outputs, driven low (one wire to that seat's pad)"),
     ("column", "card columns 1..8: inputs with pull-ups (to every pad)"),
     ("button", "host buttons: the other leg to ground"),
-    ("buzzer", "buzzer: to an NPN transistor's base through 1 kΩ"),
+    ("buzzer", "buzzer: to an NPN transistor's base through 1 kΩ (buzzer.svg)"),
     ("display", "the OLED on I²C"),
     ("ground", "ground"),
     ("power", "power"),
@@ -87,6 +89,17 @@ GREY = "#343a40"
 class Use:
     kind: str  # a key of COLOURS
     label: str  # what the pin is wired to, as the drawing and the tables say it
+
+
+def pullup_ohms() -> str:
+    """The column pull-ups' value, "10 kΩ", from hardware/maker.toml as the parts list has it."""
+    ohms = tomllib.loads(MAKER.read_text("utf-8"))["column"]["external_pullup_ohm"]
+    return f"{ohms / 1000:g} kΩ"
+
+
+def pullups() -> str:
+    """The column pull-ups as the drawings label their supply pin."""
+    return f"the 8 column pull-ups ({pullup_ohms()})"
 
 
 def cards() -> list[str]:
@@ -135,9 +148,12 @@ def pi_uses(pins: Pins, display: Display, names: list[str]) -> dict[int, Use]:
         if name.startswith("GPIO"):
             uses[number] = lines.get(int(name[4:]), Use("unused", ""))
         elif name == "3V3":
-            uses[number] = Use("power", "OLED VCC" if number == 1 else "3.3 V")
+            uses[number] = Use(
+                "power", "OLED VCC (3.3 V only)" if number == 1 else f"3.3 V: {pullups()}"
+            )
         elif name == "5V":
-            uses[number] = Use("power", "5 V: not to any GPIO")
+            # the buzzer's supply may come from either 5 V pin; nothing else of the build's
+            uses[number] = Use("power", "5 V: the buzzer's + only (never a GPIO)")
         else:
             uses[number] = Use("ground", "")
     for number, label in _grounds(layout, uses).items():
@@ -150,7 +166,7 @@ def _grounds(layout: dict[int, str], uses: dict[int, Use]) -> dict[int, str]:
     grounds = [n for n, name in layout.items() if name == "GND"]
     needs = [(n, u) for n, u in uses.items() if u.kind in ("button", "buzzer")]
     sda = next(n for n, u in uses.items() if u.label.startswith("OLED SDA"))
-    needs.append((sda, Use("display", "OLED GND")))
+    needs.append((sda, Use("display", "OLED GND, DC, CS")))
     parts: dict[int, list[str]] = {}
     for number, use in needs:
         nearest = min(grounds, key=lambda g: (abs(g - number), g))
@@ -175,6 +191,8 @@ def hub_uses(hub: dict[str, list[int]], names: list[str]) -> dict[int, Use]:
             uses[number] = lines[name]
         elif name.endswith("GND"):
             uses[number] = Use("ground", "")
+        elif name == "3V3(OUT)":
+            uses[number] = Use("power", f"3.3 V: {pullups()}")
         elif name.startswith("GP"):
             uses[number] = Use("unused", "")
         else:
@@ -204,7 +222,7 @@ def _svg(width: int, height: int, body: list[str], title: str) -> str:
 
 
 def _text(x: int, y: int, words: str, **attrs: str) -> str:
-    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    extra = "".join(f' {k.rstrip("_").replace("_", "-")}="{v}"' for k, v in attrs.items())
     return f'<text x="{x}" y="{y}"{extra}>{escape(words)}</text>'
 
 
@@ -303,8 +321,9 @@ def pi_svg(pins: Pins, display: Display, names: list[str]) -> str:
     # The display's entry says its default address, from the config's defaults.
     oled = ("display", f"the OLED on I²C, address 0x{display.address:02X}, and its RES")
     body += _legend(620, legend_y, (oled, *LEGEND[5:]))
-    body += _notes(40, legend_y + 4 * 24 + 16, _pi_notes(pins, display))
-    height = legend_y + 4 * 24 + 16 + 5 * 20
+    notes = _pi_notes(pins, display)
+    body += _notes(40, legend_y + 4 * 24 + 16, notes)
+    height = legend_y + 4 * 24 + 16 + len(notes) * 20
     return _svg(width, height, body, "Wiring on the Raspberry Pi")
 
 
@@ -312,7 +331,9 @@ def _pi_notes(pins: Pins, display: Display) -> list[str]:
     spi = {line: pin for pin, line in BUS_PINS["spi"].items()}
     return [
         f"Each pad: {len(pins.columns) + 1} wires, its seat's row and the {len(pins.columns)} "
-        "card columns; a 1N4148 per key, anode to the column, cathode to the row.",
+        "card columns. The six sockets, the column bus, the pull-ups: host-box.svg.",
+        f"OLED on I²C: DC and CS to ground (address 0x{display.address:02X}), VCC on 3.3 V only "
+        "(on 5 V its own I²C pull-ups would lift SDA and SCL above 3.3 V).",
         f"An SPI display instead: SCLK GPIO {spi['SCLK']}, MOSI GPIO {spi['MOSI']}, "
         f"CS GPIO {spi['CE0']} (CE0), D/C GPIO {display.dc}, RES GPIO {display.reset}; "
         "SPI on with dtoverlay=spi0-1cs.",
@@ -345,8 +366,56 @@ def hub_svg(hub: dict[str, list[int]], names: list[str]) -> str:
         body += _pin(number, name, uses[number], cx, top + row * ROW_H, side, "pico")
     legend_y = top + 20 * ROW_H + 30
     body += _legend(60, legend_y, LEGEND[:2])
-    body += _notes(40, legend_y + 2 * 24 + 16, _hub_notes())
-    return _svg(width, legend_y + 2 * 24 + 16 + 4 * 20, body, "Wiring on the Pico pad hub")
+    notes = _hub_notes()
+    body += _notes(40, legend_y + 2 * 24 + 16, notes)
+    strip_y = legend_y + 2 * 24 + 16 + len(notes) * 20 + 40
+    supply = PICO.index("3V3(OUT)") + 1
+    body.append(
+        _text(40, strip_y, f"In the hub's box, {pullups()}: from each column to 3V3(OUT), "
+              f"pin {supply}", font_weight="bold")
+    )  # fmt: skip
+    ends = [(f"card {k}", f"GP{gp} · pin {pico_pin(gp)}") for k, gp in enumerate(hub["columns"], 1)]
+    body += pullup_strip(80, strip_y + 40, f"3V3(OUT), pin {supply}", ends)
+    return _svg(width, strip_y + 40 + 130, body, "Wiring on the Pico pad hub")
+
+
+def resistor(x: int, y: int, length: int, ink: str) -> str:
+    """A resistor's body, upright, its top at ``y``: a box, as IEC 60617 draws it."""
+    return (
+        f'<rect x="{x - 7}" y="{y}" width="14" height="{length}" fill="#ffffff" '
+        f'stroke="{ink}" stroke-width="2"/>'
+    )
+
+
+def joint(x: float, y: float) -> str:
+    """A junction: wires that meet at a dot are joined; wires that cross without one are not."""
+    return f'<circle class="joint" cx="{x}" cy="{y}" r="4" fill="{GREY}"/>'
+
+
+def pullup_strip(x: int, y: int, rail: str, ends: list[tuple[str, str]]) -> list[str]:
+    """One pull-up a column: a supply rail at ``y`` and a resistor hanging from it for each
+    of ``ends`` (what the resistor's lower end goes to, in two lines of words)."""
+    step, colour = 110, COLOURS["column"][0]
+    last = x + (len(ends) - 1) * step
+    out = [
+        f'<polyline id="rail" points="{x - 30},{y} {last + 30},{y}" fill="none" '
+        f'stroke="{COLOURS["power"][1]}" stroke-width="3"/>',
+        _text(last + 40, y + 5, rail, font_weight="bold", fill=COLOURS["power"][1]),
+    ]
+    for k, (what, where) in enumerate(ends, 1):
+        rx = x + (k - 1) * step
+        out += [
+            f'<g id="pullup-{k}">',
+            f'<polyline points="{rx},{y} {rx},{y + 80}" fill="none" stroke="{colour}" '
+            'stroke-width="2"/>',
+            resistor(rx, y + 14, 44, colour),
+            joint(rx, y),
+            _text(rx + 12, y + 40, pullup_ohms(), font_size="12", fill=GREY),
+            _text(rx, y + 98, what, text_anchor="middle", font_weight="bold", fill=colour),
+            _text(rx, y + 116, where, text_anchor="middle", font_size="13", fill=GREY),
+            "</g>",
+        ]
+    return out
 
 
 def _hub_notes() -> list[str]:
@@ -392,20 +461,26 @@ def pads_table(pins: Pins, hub: dict[str, list[int]], names: list[str]) -> str:
 def host_table(pins: Pins, display: Display, names: list[str]) -> str:
     """The host's parts on the Pi: buttons, buzzer, the I²C display, the pins kept free."""
     uses = pi_uses(pins, display, names)
-    vcc = next(n for n, use in uses.items() if use.label == "OLED VCC")
+    vcc = next(n for n, use in uses.items() if use.label.startswith("OLED VCC"))
     gnd = next(n for n, use in uses.items() if "OLED GND" in use.label)
+    pull = next(n for n, use in uses.items() if use.label.startswith("3.3 V: "))
+    volts5 = [n for n, use in uses.items() if use.label.startswith("5 V")]
     out = ["| part | Pi: GPIO (BCM) | Pi: header pin |", "|---|---|---|"]
     for name, pin in pins.buttons.items():
         out.append(f"| {BUTTONS[name]} button (other leg to ground) | {pin} | {physical(pin)} |")
     if pins.buzzer is not None:
         buzzer = pins.buzzer
         out.append(f"| buzzer, through a transistor | {buzzer} | {physical(buzzer)} |")
+        five = " or ".join(str(n) for n in volts5)
+        out.append(f"| buzzer + (its supply, 5 V) | — | {five} |")
     for pin, line in BUS_PINS["i2c"].items():
         out.append(f"| OLED {line} (I²C) | {pin} | {physical(pin)} |")
     if pins.display_reset is not None:
         reset = pins.display_reset
         out.append(f"| OLED RES (reset), if the module has one | {reset} | {physical(reset)} |")
-    out.append(f"| OLED VCC (3.3 V), GND | — | {vcc}, {gnd} (or any ground) |")
+    out.append(f"| OLED VCC (3.3 V only), GND | — | {vcc}, {gnd} (or any ground) |")
+    out.append(f"| OLED DC and CS (I²C mode) | — | ground: {gnd} (or any ground) |")
+    out.append(f"| the 8 column pull-ups (3.3 V) | — | {pull} |")
     for pin, line in sorted(BUS_PINS["spi"].items()):
         out.append(f"| kept free: SPI {line} | {pin} | {physical(pin)} |")
     return "\n".join(out)

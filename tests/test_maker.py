@@ -192,7 +192,9 @@ def test_a_label_sheet_per_language_with_the_catalogs_card_names(lang, maker):
     words = catalog(lang)
     for row in range(1, sets + 1):
         for k in range(1, 9):
-            assert texts(group(root, f"label-{row}-{k}")) == [str(k), words.card(k)]
+            number, *lines = texts(group(root, f"label-{row}-{k}"))
+            assert number == str(k)
+            assert joined(lines) == words.card(k)
     assert group(root, f"label-{sets}-8") is not None
     assert root.find(f".//{SVG}g[@id='label-{sets + 1}-1']") is None
 
@@ -211,14 +213,47 @@ def test_the_cut_lines_frame_labels_of_the_size_for_the_caps(lang, maker):
         assert {round(b - a, 6) for a, b in itertools.pairwise(lines)} == {size}
 
 
+def joined(lines: list[str]) -> str:
+    """A name printed on two lines, "Gouver-" and "neur", as one word again."""
+    return "".join(line.removesuffix("-") if i < len(lines) - 1 else line
+                   for i, line in enumerate(lines))  # fmt: skip
+
+
 @pytest.mark.parametrize("lang", languages())
-def test_every_name_fits_across_its_label(lang, maker):
+def test_every_name_fits_across_its_label_and_is_at_least_2_mm_high(lang, maker):
     labels = maker.data()["labels"]
     root = sheet(lang)
-    name = group(root, "label-1-1").findall(f"{SVG}text")[1]
-    font = float(name.get("font-size"))
-    longest = max(len(catalog(lang).card(k)) for k in range(1, 9))
-    assert longest * labels["em_per_char"] * font <= labels["size_mm"] - 1 + 1e-9
+    for k in range(1, 9):
+        names = [t for t in group(root, f"label-1-{k}").findall(f"{SVG}text")
+                 if t.get("class") == "name"]  # fmt: skip
+        assert 1 <= len(names) <= 2
+        for name in names:
+            font = float(name.get("font-size"))
+            assert font >= 2.0, f"{name.text}: {font} mm"
+            assert len(name.text) * labels["em_per_char"] * font <= labels["size_mm"] - 1 + 1e-9
+        if len(names) == 2:  # two lines only where one would be under 2 mm
+            word = joined([t.text for t in names])
+            assert len(word) * labels["em_per_char"] * 2.0 > labels["size_mm"] - 1
+
+
+def test_the_french_and_dutch_governor_breaks_onto_two_lines():
+    for lang in ("fr", "nl"):
+        lines = texts(group(sheet(lang), "label-1-3"))[1:]
+        assert lines == ["Gouver-", "neur"]
+
+
+def test_a_long_name_without_a_break_is_refused_naming_the_file(maker):
+    labels = maker.data()["labels"]
+    with pytest.raises(
+        SystemExit, match=r"^maker\.toml: \[labels\] breaks: no break for 'Schatbewaarder'"
+    ):
+        maker.name_lines("Schatbewaarder", labels)
+
+
+def test_the_label_notes_name_no_part_the_list_lacks():
+    words = " ".join(texts(sheet("en")))
+    assert "under a cap with a clear cover." not in words  # a two-part cap: not in the BOM
+    assert "not name" in words
 
 
 def test_a_renamed_card_reaches_the_labels(maker, monkeypatch):
@@ -342,3 +377,164 @@ def test_the_cable_table_grows_with_the_cable(maker):
     times = [int(rows[m][2].removesuffix(" µs")) for m in sorted(rows)]
     assert times == sorted(times) and times[0] < times[-1]
     assert all(rows[m][0].endswith("too long") == (m > 3) for m in rows)
+
+
+# ---------------------------------------------------------------------------
+# The host box: every socket on the column bus, a row each, one pull-up a column.
+
+
+def y_of(root: ET.Element, ident: str) -> float:
+    """The height of a horizontal line drawn as a polyline ``ident``."""
+    ys = {y for _, y in points(root.find(f".//{SVG}polyline[@id='{ident}']"))}
+    assert len(ys) == 1, f"{ident} is horizontal"
+    return ys.pop()
+
+
+def joints(root: ET.Element) -> set[tuple[float, float]]:
+    return {
+        (float(c.get("cx")), float(c.get("cy")))
+        for c in root.iter(f"{SVG}circle")
+        if c.get("class") == "joint"
+    }
+
+
+def test_cup_n_of_every_socket_joins_column_bus_n_and_cup_9_its_own_row():
+    root = svg("host-box.svg")
+    seats, columns = len(pin_map()["rows"]), len(pin_map()["columns"])
+    dots = joints(root)
+    for seat in range(1, seats + 1):
+        for n in range(1, 10):
+            cup = root.find(f".//{SVG}circle[@id='cup-{seat}-{n}']")
+            drop = points(root.find(f".//{SVG}polyline[@id='drop-{seat}-{n}']"))
+            assert drop[0] == (float(cup.get("cx")), float(cup.get("cy")))
+            line = f"bus-{n}" if n <= columns else f"row-{seat}"
+            assert drop[-1][1] == y_of(root, line), f"P{seat} cup {n} to {line}"
+            assert drop[-1] in dots, f"P{seat} cup {n} joined, not crossing"
+    # no row line is shared: each seat's cup 9 meets its own only
+    rows = [y_of(root, f"row-{s}") for s in range(1, seats + 1)]
+    assert len(set(rows)) == seats
+    assert {y for _, y in dots} & set(rows) == set(rows)
+
+
+def test_one_pullup_a_column_from_the_33_v_rail_to_its_bus(maker):
+    root = svg("host-box.svg")
+    rail = y_of(root, "rail")
+    dots = joints(root)
+    columns = len(pin_map()["columns"])
+    for k in range(1, columns + 1):
+        pullup = group(root, f"pullup-{k}")
+        lead = points(pullup.find(f"{SVG}polyline"))
+        assert {lead[0][1], lead[-1][1]} == {rail, y_of(root, f"bus-{k}")}
+        assert lead[0] in dots and lead[-1] in dots
+        assert pullup.find(f"{SVG}rect") is not None, "a resistor on the lead"
+    assert root.find(f".//{SVG}g[@id='pullup-{columns + 1}']") is None
+    ohms = maker.data()["column"]["external_pullup_ohm"]
+    assert f"{columns} × {ohms // 1000} kΩ, one a column" in texts(root)
+
+
+def test_the_host_box_sends_each_line_to_its_header_pin(maker):
+    lines = texts(svg("host-box.svg"))
+    data, hub, header = pin_map(), hub_pins(), maker.wiring.header()
+    physical = {int(name[4:]): n for n, name in header.items() if name.startswith("GPIO")}
+    for gpio, gp in zip(data["columns"] + data["rows"], hub["columns"] + hub["rows"], strict=True):
+        pico = maker.wiring.PICO.index(f"GP{gp}") + 1
+        want = f"→ Pi GPIO {gpio} (header pin {physical[gpio]}) · or hub GP{gp} (pin {pico})"
+        assert want in lines
+    rail = next(line for line in lines if line.startswith("3.3 V → Pi header pin "))
+    pin = int(rail.split("header pin ")[1].split()[0])
+    assert header[pin] == "3V3" and "3V3(OUT) (pin 36)" in rail  # the Pico's 3V3(OUT) is 36
+    assert any("NOT RS-232" in line for line in lines)
+
+
+# ---------------------------------------------------------------------------
+# The buzzer. The pinouts are the datasheets' (onsemi 2N3904, onsemi/Fairchild BC547): a
+# TO-92 with its flat face toward you, legs down, left to right.
+
+PINOUTS = {"2N3904": ["E", "B", "C"], "BC547": ["C", "B", "E"]}
+
+
+@pytest.mark.parametrize(("part", "legs"), PINOUTS.items())
+def test_the_transistors_legs_are_the_datasheets(part, legs):
+    root = svg("buzzer.svg")
+    drawn = [texts(group(root, f"to92-{part}-{i}")) for i in (1, 2, 3)]
+    assert drawn == [[leg] for leg in legs]
+    assert "flat face toward you," in texts(group(root, f"to92-{part}"))
+
+
+def test_the_buzzer_diode_has_its_band_at_plus():
+    root = svg("buzzer.svg")
+    box = group(root, "buzzer").find(f"{SVG}rect")
+    top, bottom = float(box.get("y")), float(box.get("y")) + float(box.get("height"))
+    assert texts(group(root, "buzzer"))[1] == "+", "+ marked at the top"
+    band = next(r for r in group(root, "flyback").iter(f"{SVG}rect") if r.get("class") == "band")
+    assert abs(float(band.get("y")) - top) < abs(float(band.get("y")) - bottom)
+
+
+def test_the_buzzer_circuit_names_the_pins_it_goes_to(maker):
+    lines = texts(svg("buzzer.svg"))
+    header, gpio = maker.wiring.header(), pin_map()["buzzer"]["pin"]
+    assert f"GPIO {gpio}" in lines
+    assert f"header pin {maker.wiring.physical(gpio)}" in lines
+    supply = next(line for line in lines if line.startswith("+5 V: header pin "))
+    assert [header[int(n)] for n in supply.removeprefix("+5 V: header pin ").split(" or ")] == [
+        "5V",
+        "5V",
+    ]
+    ground = next(line for line in lines if line.startswith("ground: header pin "))
+    assert header[int(ground.split()[-1])] == "GND"
+    assert f"{maker.data()['buzzer']['base_resistor_ohm'] // 1000} kΩ" in lines
+
+
+# ---------------------------------------------------------------------------
+# The pad seen from the back: mirrored.
+
+
+def test_the_pads_back_view_runs_mirrored():
+    root = svg("pad.svg")
+    xs, sides = [], []
+    for k in range(1, 9):
+        back = group(root, f"back-key-{k}")
+        body = back.find(f"{SVG}rect")
+        leg = next(c for c in back.iter(f"{SVG}circle") if c.get("class") == "column-leg")
+        xs.append(float(body.get("x")))
+        sides.append(float(leg.get("cx")) > float(body.get("x")) + float(body.get("width")) / 2)
+        assert f"pin {k}" in texts(back)
+    assert xs == sorted(xs, reverse=True), "card 1 on the right, seen from the back"
+    assert all(sides), "the column leg, top left from the front, is top right from the back"
+
+
+# ---------------------------------------------------------------------------
+# The parts that hold and join it all.
+
+
+def test_the_header_leads_cover_every_header_wire_and_the_jumpers_every_oled_pin():
+    data, bom = pin_map(), parts()
+    # each column and row, the buttons and one ground, the buzzer's base, emitter and 5 V,
+    # the pull-ups' 3.3 V
+    wires = len(data["columns"]) + len(data["rows"]) + len(data["buttons"]) + 1 + 3 + 1
+    assert wires == 22
+    assert int(bom["header_leads"]["qty"]) >= wires
+    oled = ["GND", "VCC", "SCL", "SDA", "RES", "DC", "CS"]
+    assert int(bom["jumpers"]["qty"]) == len(oled)
+    assert all(pin in bom["jumpers"]["notes"] for pin in oled)
+
+
+def test_the_d_subs_are_held_by_4_40_jackposts_two_a_connector():
+    bom, seats = parts(), len(pin_map()["rows"])
+    for item in ("jackpost_plug", "jackpost_socket"):
+        assert "4-40 UNC" in bom[item]["part"]
+        assert int(bom[item]["qty"]) == 2 * seats
+    assert "M3" not in bom["plug"]["notes"] + bom["socket"]["notes"]
+
+
+def test_the_ribbon_follows_the_resistor_colour_code():
+    # IEC 60062: black 0, brown 1, red 2, orange 3, yellow 4, green 5, blue 6, violet 7,
+    # grey 8, white 9
+    code = ["black", "brown", "red", "orange", "yellow", "green", "blue", "violet", "grey"]
+    code.append("white")
+    notes = parts()["ribbon"]["notes"]
+    said = dict(re.findall(r"(\w+) (\d)", notes.split(": ", 1)[1]))
+    assert {colour: int(n) for colour, n in said.items()} == {code[n]: n for n in range(1, 10)}, (
+        "pin n is the colour of digit n"
+    )
+    assert "white 9 (the row)" in notes and "black spare" in notes

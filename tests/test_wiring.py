@@ -151,3 +151,50 @@ def test_the_readme_host_table_is_the_pin_map(wiring):
 def test_a_readme_without_a_block_is_refused(wiring):
     with pytest.raises(SystemExit, match=r"no block <!-- wiring\.py: pads -->"):
         wiring.readme("# Hardware\n", {"pads": "| table |"})
+
+
+def test_the_pis_power_pins_say_what_goes_on_them(wiring):
+    pins = groups(wiring.PI_SVG.read_text("utf-8"), "pin")
+    header = wiring.header()
+    three = [n for n, name in header.items() if name == "3V3"]
+    assert pins[1][2] == "OLED VCC (3.3 V only)"
+    assert [pins[n][2] for n in three if n != 1] == ["3.3 V: the 8 column pull-ups (10 kΩ)"]
+    for n in (n for n, name in header.items() if name == "5V"):
+        assert pins[n][2].startswith("5 V: the buzzer's +"), "the buzzer's supply, and no GPIO"
+    assert any("OLED GND, DC, CS" in texts[-1] for texts in pins.values() if len(texts) > 2)
+
+
+def test_the_pi_drawing_says_the_oled_dc_and_cs_go_to_ground(wiring):
+    root = ET.fromstring(wiring.PI_SVG.read_text("utf-8"))
+    notes = [t.text for t in root.iter(f"{SVG}text")]
+    assert any(n.startswith("OLED on I²C: DC and CS to ground (address 0x3C)") for n in notes)
+    assert any("VCC on 3.3 V only" in n for n in notes)
+
+
+def test_the_hub_drawing_hangs_a_pullup_on_every_column_from_3v3_out(wiring):
+    text = wiring.HUB_SVG.read_text("utf-8")
+    pins = groups(text, "pico")
+    assert pins[36][1:] == ["3V3(OUT)", "3.3 V: the 8 column pull-ups (10 kΩ)"]
+    root = ET.fromstring(text)
+    rail = root.find(f".//{SVG}polyline[@id='rail']")
+    rail_y = {p.split(",")[1] for p in rail.get("points").split()}
+    hub = hub_pins()
+    for k, gp in enumerate(hub["columns"], 1):
+        pullup = root.find(f".//{SVG}g[@id='pullup-{k}']")
+        lead = pullup.find(f"{SVG}polyline").get("points").split()
+        assert lead[0].split(",")[1] in rail_y, f"pull-up {k} hangs from the rail"
+        words = [t.text for t in pullup.iter(f"{SVG}text")]
+        assert words[1:] == [f"card {k}", f"GP{gp} · pin {wiring.pico_pin(gp)}"]
+    assert root.find(f".//{SVG}g[@id='pullup-{len(hub['columns']) + 1}']") is None
+    assert any(t.text == "3V3(OUT), pin 36" for t in root.iter(f"{SVG}text"))
+
+
+def test_the_readme_host_table_says_where_the_pullups_and_the_buzzer_take_power(wiring):
+    rows = {what: pin for what, _, pin in table("host")}
+    header = wiring.header()
+    assert header[int(rows["the 8 column pull-ups (3.3 V)"])] == "3V3"
+    assert [header[int(n)] for n in rows["buzzer + (its supply, 5 V)"].split(" or ")] == [
+        "5V",
+        "5V",
+    ]
+    assert rows["OLED DC and CS (I²C mode)"].startswith("ground: ")
