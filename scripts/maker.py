@@ -23,7 +23,6 @@ committed files with what the script makes now.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import math
@@ -1036,20 +1035,7 @@ def outputs() -> dict[Path, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
-    args = parser.parse_args(argv)
-    stale = []
-    for path, text in outputs().items():
-        current = path.read_text("utf-8") if path.exists() else None
-        if current != text:
-            stale.append(path)
-        if not args.check:  # even unchanged, so that make sees it newer than its inputs
-            path.write_text(text, "utf-8")
-    for path in stale:
-        verb = "out of date" if args.check else "written"
-        print(f"{path.relative_to(ROOT)}: {verb}", file=sys.stderr if args.check else sys.stdout)
-    return 1 if args.check and stale else 0
+    return wiring.write(outputs, ROOT, __doc__ or "", argv)
 
 
 if __name__ == "__main__":

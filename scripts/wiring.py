@@ -24,6 +24,7 @@ import argparse
 import re
 import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -512,8 +513,13 @@ def outputs() -> dict[Path, str]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write(
+    outputs: Callable[[], dict[Path, str]], root: Path, doc: str, argv: list[str] | None
+) -> int:
+    """A drawing script's command line: write each of ``outputs()`` (even unchanged, so
+    that make sees it newer than its inputs) and name the files that changed; with
+    ``--check``, change nothing and exit 1 naming the stale ones."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
     args = parser.parse_args(argv)
     stale = []
@@ -521,12 +527,16 @@ def main(argv: list[str] | None = None) -> int:
         current = path.read_text("utf-8") if path.exists() else None
         if current != text:
             stale.append(path)
-        if not args.check:  # even unchanged, so that make sees it newer than the pin map
+        if not args.check:
             path.write_text(text, "utf-8")
     for path in stale:
         verb = "out of date" if args.check else "written"
-        print(f"{path.relative_to(ROOT)}: {verb}", file=sys.stderr if args.check else sys.stdout)
+        print(f"{path.relative_to(root)}: {verb}", file=sys.stderr if args.check else sys.stdout)
     return 1 if args.check and stale else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return write(outputs, ROOT, __doc__ or "", argv)
 
 
 if __name__ == "__main__":

@@ -285,3 +285,23 @@ def nothing_waiting(sock: socket.socket) -> bool:
     finally:
         sock.settimeout(NOTIFY_GUARD)
     return False
+
+
+# --- the drawing scripts ------------------------------------------------------------------
+
+
+def load_script(name: str):
+    """``scripts/<name>.py`` as a module (scripts/ is no package; its own imports of each
+    other work as they do when make runs them)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    scripts = Path(__file__).parent.parent / "scripts"
+    if str(scripts) not in sys.path:
+        sys.path.insert(0, str(scripts))
+    spec = importlib.util.spec_from_file_location(name, scripts / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module

@@ -10,15 +10,14 @@ apart from the script.
 from __future__ import annotations
 
 import csv
-import importlib.util
 import itertools
 import math
 import re
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from helpers import load_script
 
 from companion.app.config import hub_pins, pin_map
 from companion.ui.catalog import catalog, languages
@@ -29,11 +28,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 @pytest.fixture(scope="module")
 def maker():
-    spec = importlib.util.spec_from_file_location("maker", ROOT / "scripts/maker.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script("maker")
 
 
 def test_the_committed_files_are_what_the_script_makes_now(maker):

@@ -7,13 +7,12 @@ without running it again (``make hardware/wiring.svg``) fails here.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import re
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from helpers import load_script
 
 from companion.app.config import BUS_PINS, defaults, hub_pins, pin_map, shipped_pins
 
@@ -23,11 +22,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 @pytest.fixture(scope="module")
 def wiring():
-    spec = importlib.util.spec_from_file_location("wiring", ROOT / "scripts/wiring.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script("wiring")
 
 
 def test_the_committed_files_are_what_the_script_makes_now(wiring):
