@@ -65,8 +65,7 @@ def resolve_round(state: GameState, plays: Plays, offers: Sequence[int] = ()) ->
 def replay(state: GameState, rounds: Iterable[tuple[Plays, Sequence[int]]]) -> GameState:
     """The state after playing every ``(plays, offers)`` in turn, from ``state``."""
     table = Table(state)
-    for plays, offers in rounds:
-        table.play(plays, offers)
+    table.play_rounds(rounds)
     return table.state()
 
 

@@ -11,7 +11,7 @@ checking and moving cards is integer arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, combinations, permutations
 from operator import and_, invert
 from typing import NoReturn
@@ -184,12 +184,121 @@ class Table:
     def play_known(self, selections: Sequence[int], offers: Sequence[int] = ()) -> None:
         """Play one round from selections already known legal, as bitmasks of cards in
         hand (a search draws them from the hands): ``play`` without its checks, nothing
-        written down. The same rules run; only the refusals are skipped."""
-        seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
+        written down. The same rules run, as one flat round (``_round``); only the
+        refusals are skipped. Offers must be whole numbers 0 or more (missing: none)."""
+        self._round(selections, offers)
+
+    def play_rounds(self, rounds: Iterable[tuple[Plays, Sequence[int]]]) -> None:
+        """``play`` every ``(plays, offers)`` in turn: the same state at the end, the same
+        refusal for the first round wrong (with the rounds before it played).
+
+        A replay's usual round (each selection a tuple of cards in hand, every offer a
+        whole number 0 or more) is checked in a few C-level passes and resolved by
+        ``_round``; anything else goes through ``play``, which says what is wrong.
+        ``trades`` is left as ``_round`` leaves it for the last round.
+        """
+        setup = self.setup
+        players, target = setup.players, setup.target
+        written = _WRITTEN_AS[setup.cards_per_round].__getitem__
+        vp, hands, resolve = self.vp, self.hands, self._round
+        for plays, offers in rounds:
+            try:
+                selections = list(map(written, plays))
+            except (KeyError, TypeError):  # not a tuple of the right number of cards
+                self.play(plays, offers)
+                continue
+            if (
+                len(selections) != players
+                or max(vp) >= target
+                or any(map(and_, selections, map(invert, hands)))  # a card not in hand
+                # True and 1.0 hash as 1: the look-up finds them, the types refuse them
+                or not _CARD_TYPES.issuperset(map(type, chain.from_iterable(plays)))
+                or len(offers) > players
+                or not _OFFER_TYPES.issuperset(map(type, offers))
+                or min(offers, default=0) < 0
+            ):
+                self.play(plays, offers)  # the refusal, or a round only play reads
+                continue
+            resolve(selections, offers)
+
+    def _round(self, selections: Sequence[int], offers: Sequence[int]) -> None:
+        """One round from legal selections (bitmasks) and whole-number offers, in one
+        pass: the counts of each card played, the rows' shares, then each seat's gains.
+
+        The same numbers as ``_resolve``: a seat's goods from the Governor, Frigate and
+        Galleon are all gains, so capping their sum at 15 caps each in turn; the Trader
+        then spends, and the Beggar's goods come last, capped again. Traders trade in
+        any order (each spends only its own goods), so seats go in seat order.
+        """
+        vp, goods, hands, discards, rows = self.vp, self.goods, self.hands, self.discards, self.rows
+        step = SUPPLY[self.setup.players]
+        v, g, t = rows
+        v = v + step if v + step < ROW_MAX else ROW_MAX
+        g = g + step if g + step < ROW_MAX else ROW_MAX
+        t = t + step if t + step < ROW_MAX else ROW_MAX
+        counts = sum(map(_COUNTED.__getitem__, selections))  # 3 bits a card, card c at 3c
+        c1, c2, c4, c5 = counts >> 3 & 7, counts >> 6 & 7, counts >> 12 & 7, counts >> 15 & 7
+        c7 = counts >> 21 & 7
+        e1 = e2 = e4 = e5 = 0
+        if c1:
+            e1 = min(v // c1, _CAPTAIN_CAP)
+            v -= e1 * c1
+        if c2:
+            e2 = min(v // c2, _ADMIRAL_CAP)
+            v -= e2 * c2
+        if c4:
+            e4 = min(g // c4, _FRIGATE_CAP)
+            g -= e4 * c4
+        if c5:
+            e5 = g // c5
+            g -= e5 * c5
+        # What a seat gets for each card it played, before what its own other card
+        # takes off a bonus (``_OWN``): VP, goods.
+        vp_for = (0, e1, e2, 0, 0, 0, _CUSTOMS_4 * c4 + _CUSTOMS_5 * c5, 0, 0)
+        goods_for = (0, 0, 0, _GOVERNOR_1 * c1 + _GOVERNOR_2 * c2, e4, e5, 0, 0, 0)
+        beggar_traders = _BEGGAR_7 * c7
+        if c7:
+            space = t - TRADER_PUSHBACK * (c7 - 1)
+            if space < 0:
+                space = 0
+            quotes = self.setup.board.quote_row(space)
+            traders: list[tuple[int, int, int]] = []  # (-VP as it trades, seat, goods held)
         for seat, m in enumerate(selections):
-            for card in _CARDS_OF[m]:
-                seats_of[card].append(seat)
-        self._resolve(selections, seats_of, offers, None)
+            a, b, own_vp, own_goods, gives, trades, begs = _PLAYED[m]
+            if gives:  # a Governor, Frigate or Galleon: goods up to the cap
+                held = goods[seat] + goods_for[a] + goods_for[b] - own_goods
+                goods[seat] = held if held < GOODS_MAX else GOODS_MAX
+            gained = vp_for[a] + vp_for[b] - own_vp
+            if gained:
+                vp[seat] += gained
+            if trades:
+                held = goods[seat]
+                traders.append((-vp[seat], seat, held))
+                offer = offers[seat] if seat < len(offers) else 0
+                if offer:
+                    offer = offer if offer < held else held
+                    quote = quotes[offer if offer < GOODS_MAX else GOODS_MAX]
+                    goods[seat] = held - quote.spent
+                    vp[seat] += quote.vp
+            if begs:
+                paid = _BEGGAR_HAND[(hands[seat] & ~m).bit_count()] + beggar_traders
+                if trades:
+                    paid -= _BEGGAR_7
+                held = goods[seat] + paid
+                goods[seat] = held if held < GOODS_MAX else GOODS_MAX
+                hands[seat], discards[seat] = ALL_MASK, 0
+            else:
+                hands[seat] &= ~m
+                discards[seat] |= m
+        if c7:
+            t = 0
+            if len(traders) > 1:  # the trading order, as ``_trade`` goes: most VP first
+                traders.sort()
+            self.trades = (space, tuple([(seat, held) for _, seat, held in traders]))
+        else:
+            self.trades = None
+        rows[0], rows[1], rows[2] = v, g, t
+        self.round += 1
 
     def _resolve(
         self, selections: Sequence[int], seats_of: list[list[int]], offers: Sequence[int], log: Log
@@ -441,6 +550,7 @@ _WRITTEN_AS: list[dict[Sequence[int], int]] = [
     {c: m for c, m in _WRITTEN.items() if len(c) == k} for k in range(3)
 ]
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
+_OFFER_TYPES = {int}  # not bool: an offer is a count of goods
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
 _VP, _GOODS, _TRADER = range(3)
 _TRADER_CARD, _BEGGAR_CARD = int(Card.TRADER), int(Card.BEGGAR)  # list indexes, not enums
@@ -459,3 +569,34 @@ for _card in Card:
         _pays_in, _pays = BONUSES[_card]
         _BONUS[_card] = (_pays_in is Row.VP, tuple((int(c), k) for c, k in _pays.items()))
         _ACTIONS[_card] = Table._beggar if _card is Card.BEGGAR else Table._bonus
+
+
+# The flat round (``Table._round``) reads the same tables, as plain numbers.
+def _counted(m: int) -> int:
+    """A selection as counts of each card played, 3 bits a card (card c at bit 3c):
+    summing the selections of up to 6 seats counts every card without a carry."""
+    return sum(1 << 3 * c for c in _CARDS_OF[m])
+
+
+_COUNTED = [_counted(m) for m in range(ALL_MASK + 1)]
+_CAPTAIN_CAP, _ADMIRAL_CAP = SHARES[Card.CAPTAIN][1], SHARES[Card.ADMIRAL][1]
+_FRIGATE_CAP = SHARES[Card.FRIGATE][1]
+_GOVERNOR = BONUSES[Card.GOVERNOR][1]
+_GOVERNOR_1, _GOVERNOR_2 = _GOVERNOR[Card.CAPTAIN], _GOVERNOR[Card.ADMIRAL]
+_CUSTOMS = BONUSES[Card.CUSTOMS][1]
+_CUSTOMS_4, _CUSTOMS_5 = _CUSTOMS[Card.FRIGATE], _CUSTOMS[Card.GALLEON]
+_BEGGAR_7 = BONUSES[Card.BEGGAR][1][Card.TRADER]
+
+
+def _played(m: int) -> tuple[int, int, int, int, bool, bool, bool]:
+    """What the flat round reads of a selection of one or two cards: its cards (0 for
+    none), the VP and goods its own cards take off its bonuses (a Customs does not count
+    the seat's own Frigate), whether it gets goods before the trade, trades, begs."""
+    a, b = (_CARDS_OF[m] + (0, 0))[:2]
+    own_vp = sum(k for c, k in _CUSTOMS.items() if m >> Card.CUSTOMS & 1 and m >> c & 1)
+    own_goods = sum(k for c, k in _GOVERNOR.items() if m >> Card.GOVERNOR & 1 and m >> c & 1)
+    gives = any(m >> c & 1 for c in (Card.GOVERNOR, Card.FRIGATE, Card.GALLEON))
+    return a, b, own_vp, own_goods, gives, bool(m >> Card.TRADER & 1), bool(m >> Card.BEGGAR & 1)
+
+
+_PLAYED = [_played(m) for m in range(ALL_MASK + 1)]
