@@ -20,7 +20,7 @@ from ..errors import shown
 from .board import Quote
 from .cards import Card, Row
 from .errors import GameOverError, IllegalPlayError, PlayProblem
-from .state import GameState, Rows
+from .state import START_ROWS, GameState, Rows, Setup
 from .steps import (
     Beggar,
     BeggarGain,
@@ -42,7 +42,7 @@ Log = list[Step] | None
 ALL_MASK = 0b1_1111_1110  # cards 1..8
 _SETS = tuple(frozenset(c for c in range(1, 9) if m >> c & 1) for m in range(ALL_MASK + 1))
 _MASKS = {_SETS[m]: m for m in range(0, ALL_MASK + 1, 2)}  # bit 0 is no card
-_CARDS_OF = tuple(tuple(sorted(cards)) for cards in _SETS)  # a mask's cards, ascending
+CARDS_OF = tuple(tuple(sorted(cards)) for cards in _SETS)  # a mask's cards, ascending
 
 
 def advance_rows(rows: list[int], players: int) -> None:
@@ -88,6 +88,17 @@ class Table:
         # What the last round's Traders faced, (space, ((seat, goods held), ...)) in
         # trading order, or None: bots value a trade without the round's written steps.
         self.trades: tuple[int, tuple[tuple[int, int], ...]] | None = None
+
+    @classmethod
+    def start(cls, setup: Setup) -> Table:
+        """The table of ``new_game(setup...)``, without building that state."""
+        table = cls.__new__(cls)
+        players = setup.players
+        table.setup, table.round, table.rows = setup, 0, list(START_ROWS)
+        table.vp, table.goods = [0] * players, [players] * players
+        table.hands, table.discards = [ALL_MASK] * players, [0] * players
+        table.trades = None
+        return table
 
     def state(self) -> GameState:
         return GameState(
@@ -135,7 +146,7 @@ class Table:
             selections = [check(seat, cards) for seat, cards in enumerate(plays)]
         seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
         for seat, m in enumerate(selections):
-            for card in _CARDS_OF[m]:
+            for card in CARDS_OF[m]:
                 seats_of[card].append(seat)
         return selections, seats_of
 
@@ -192,8 +203,8 @@ class Table:
         """``play`` every ``(plays, offers)`` in turn: the same state at the end, the same
         refusal for the first round wrong (with the rounds before it played).
 
-        A replay's usual round (each selection a tuple of cards in hand, every offer a
-        whole number 0 or more) is checked in a few C-level passes and resolved by
+        A replay's usual round (each selection a list or tuple of cards in hand, every
+        offer a whole number 0 or more) is checked in a few C-level passes and resolved by
         ``_round``; anything else goes through ``play``, which says what is wrong.
         ``trades`` is left as ``_round`` leaves it for the last round.
         """
@@ -203,7 +214,7 @@ class Table:
         vp, hands, resolve = self.vp, self.hands, self._round
         for plays, offers in rounds:
             try:
-                selections = list(map(written, plays))
+                selections = list(map(written, map(tuple, plays)))  # lists as parsed too
             except (KeyError, TypeError):  # not a tuple of the right number of cards
                 self.play(plays, offers)
                 continue
@@ -537,7 +548,7 @@ _NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
 _BITS = tuple(1 << c for c in range(9))
 _SELECTIONS = tuple(
     tuple(
-        tuple(sum(map(_BITS.__getitem__, c)) for c in combinations(_CARDS_OF[m], k))
+        tuple(sum(map(_BITS.__getitem__, c)) for c in combinations(CARDS_OF[m], k))
         for m in range(ALL_MASK + 1)
     )
     for k in range(3)
@@ -575,7 +586,7 @@ for _card in Card:
 def _counted(m: int) -> int:
     """A selection as counts of each card played, 3 bits a card (card c at bit 3c):
     summing the selections of up to 6 seats counts every card without a carry."""
-    return sum(1 << 3 * c for c in _CARDS_OF[m])
+    return sum(1 << 3 * c for c in CARDS_OF[m])
 
 
 _COUNTED = [_counted(m) for m in range(ALL_MASK + 1)]
@@ -592,7 +603,7 @@ def _played(m: int) -> tuple[int, int, int, int, bool, bool, bool]:
     """What the flat round reads of a selection of one or two cards: its cards (0 for
     none), the VP and goods its own cards take off its bonuses (a Customs does not count
     the seat's own Frigate), whether it gets goods before the trade, trades, begs."""
-    a, b = (_CARDS_OF[m] + (0, 0))[:2]
+    a, b = (CARDS_OF[m] + (0, 0))[:2]
     own_vp = sum(k for c, k in _CUSTOMS.items() if m >> Card.CUSTOMS & 1 and m >> c & 1)
     own_goods = sum(k for c, k in _GOVERNOR.items() if m >> Card.GOVERNOR & 1 and m >> c & 1)
     gives = any(m >> c & 1 for c in (Card.GOVERNOR, Card.FRIGATE, Card.GALLEON))
