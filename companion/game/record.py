@@ -144,7 +144,7 @@ def replay_json(data: object) -> str:
         return json.dumps(state_to_dict(record.replay(), record.ended))
     _bots(doc.get("bots"), setup.players)
     table = Table.start(setup)
-    table.play_rounds(zip(*rounds, strict=True))
+    table.play_rounds(*rounds)
     return _state_json(table, ended)
 
 

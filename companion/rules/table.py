@@ -199,38 +199,36 @@ class Table:
         refusals are skipped. Offers must be whole numbers 0 or more (missing: none)."""
         self._round(selections, offers)
 
-    def play_rounds(self, rounds: Iterable[tuple[Plays, Sequence[int]]]) -> None:
-        """``play`` every ``(plays, offers)`` in turn: the same state at the end, the same
-        refusal for the first round wrong (with the rounds before it played).
+    def play_rounds(self, plays: Sequence[Plays], offers: Sequence[Sequence[int]]) -> None:
+        """``play(plays[i], offers[i])`` for every round i in turn: the same state at the
+        end, the same refusal for the first round wrong (the rounds before it played).
 
         A replay's usual round (each selection a list or tuple of cards in hand, every
-        offer a whole number 0 or more) is checked in a few C-level passes and resolved by
-        ``_round``; anything else goes through ``play``, which says what is wrong.
-        ``trades`` is left as ``_round`` leaves it for the last round.
+        offer a whole number 0 or more) is checked in a few C-level passes, the types of
+        every card and offer once for the whole game, and resolved by ``_round``;
+        anything else goes through ``play``, which says what is wrong. ``trades`` is
+        left as ``_round`` leaves it for the last round.
         """
         setup = self.setup
         players, target = setup.players, setup.target
         written = _WRITTEN_AS[setup.cards_per_round].__getitem__
-        vp, hands, resolve = self.vp, self.hands, self._round
-        for plays, offers in rounds:
+        vp, hands, resolve, play = self.vp, self.hands, self._round, self.play
+        checked = _cards_and_offers_usual(plays, offers, players)
+        for cards, offered in zip(plays, offers, strict=True):
             try:
-                selections = list(map(written, map(tuple, plays)))  # lists as parsed too
+                selections = list(map(written, map(tuple, cards)))  # lists as parsed too
             except (KeyError, TypeError):  # not a tuple of the right number of cards
-                self.play(plays, offers)
+                play(cards, offered)
                 continue
             if (
                 len(selections) != players
                 or max(vp) >= target
                 or any(map(and_, selections, map(invert, hands)))  # a card not in hand
-                # True and 1.0 hash as 1: the look-up finds them, the types refuse them
-                or not _CARD_TYPES.issuperset(map(type, chain.from_iterable(plays)))
-                or len(offers) > players
-                or not _OFFER_TYPES.issuperset(map(type, offers))
-                or min(offers, default=0) < 0
+                or not (checked or _cards_and_offers_usual((cards,), (offered,), players))
             ):
-                self.play(plays, offers)  # the refusal, or a round only play reads
+                play(cards, offered)  # the refusal, or a round only play reads
                 continue
-            resolve(selections, offers)
+            resolve(selections, offered)
 
     def _round(self, selections: Sequence[int], offers: Sequence[int]) -> None:
         """One round from legal selections (bitmasks) and whole-number offers, in one
@@ -526,6 +524,23 @@ class Table:
             )
             if discarded:
                 log.append(Discard(discarded))
+
+
+def _cards_and_offers_usual(
+    plays: Sequence[Plays], offers: Sequence[Sequence[int]], players: int
+) -> bool:
+    """Whether every card in these rounds is an int (True and 1.0 hash as 1: a look-up
+    finds them, their types refuse them) and every round's offers are at most one a
+    seat, each a whole number 0 or more."""
+    try:
+        return (
+            _CARD_TYPES.issuperset(map(type, chain.from_iterable(chain.from_iterable(plays))))
+            and max(map(len, offers), default=0) <= players
+            and _OFFER_TYPES.issuperset(map(type, chain.from_iterable(offers)))
+            and min(chain.from_iterable(offers), default=0) >= 0
+        )
+    except TypeError:  # a round or a selection that is not a list: play reads it
+        return False
 
 
 def _amounts(to_vp: bool, amount: int, lost: int) -> tuple[int, int, int]:
