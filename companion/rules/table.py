@@ -11,7 +11,7 @@ checking and moving cards is integer arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain, combinations, permutations
 from operator import and_, invert
 from typing import NoReturn
@@ -605,8 +605,14 @@ def _counted(m: int) -> int:
 
 
 _COUNTED = [_counted(m) for m in range(ALL_MASK + 1)]
-_CAPTAIN_CAP, _ADMIRAL_CAP = SHARES[Card.CAPTAIN][1], SHARES[Card.ADMIRAL][1]
-_FRIGATE_CAP = SHARES[Card.FRIGATE][1]
+def _cap(card: Card) -> int:
+    """The most each seat takes with ``card``, for a share that has a cap."""
+    most = SHARES[card][1]
+    assert most is not None, f"{card.name} has a cap in SHARES"
+    return most
+
+
+_CAPTAIN_CAP, _ADMIRAL_CAP, _FRIGATE_CAP = _cap(Card.CAPTAIN), _cap(Card.ADMIRAL), _cap(Card.FRIGATE)
 _GOVERNOR = BONUSES[Card.GOVERNOR][1]
 _GOVERNOR_1, _GOVERNOR_2 = _GOVERNOR[Card.CAPTAIN], _GOVERNOR[Card.ADMIRAL]
 _CUSTOMS = BONUSES[Card.CUSTOMS][1]
