@@ -605,14 +605,17 @@ def _counted(m: int) -> int:
 
 
 _COUNTED = [_counted(m) for m in range(ALL_MASK + 1)]
-def _cap(card: Card) -> int:
+
+
+def _most(card: Card) -> int:
     """The most each seat takes with ``card``, for a share that has a cap."""
     most = SHARES[card][1]
     assert most is not None, f"{card.name} has a cap in SHARES"
     return most
 
 
-_CAPTAIN_CAP, _ADMIRAL_CAP, _FRIGATE_CAP = _cap(Card.CAPTAIN), _cap(Card.ADMIRAL), _cap(Card.FRIGATE)
+_CAPTAIN_CAP, _ADMIRAL_CAP = _most(Card.CAPTAIN), _most(Card.ADMIRAL)
+_FRIGATE_CAP = _most(Card.FRIGATE)
 _GOVERNOR = BONUSES[Card.GOVERNOR][1]
 _GOVERNOR_1, _GOVERNOR_2 = _GOVERNOR[Card.CAPTAIN], _GOVERNOR[Card.ADMIRAL]
 _CUSTOMS = BONUSES[Card.CUSTOMS][1]
