@@ -88,6 +88,8 @@ def mutations(doc: dict, rng: random.Random) -> list[dict]:
     changed(lambda r: r.__setitem__("trades", [None] * doc["players"]))  # null: no offer
     changed(lambda r: r.__setitem__("trades", [3] * (doc["players"] + 1)))
     changed(lambda r: r.__setitem__("trades", 5))
+    changed(lambda r: r.__setitem__("trades", None))  # null: no offers, as missing
+    changed(lambda r: r.pop("trades"))
     # a card already played: not in hand (unless a Beggar brought it back)
     earlier = rounds[rng.randrange(at + 1)]["plays"][seat]
     changed(lambda r: r["plays"].__setitem__(seat, list(earlier)))

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from typing import Any, NamedTuple
 
 from ..errors import shown
@@ -224,9 +224,11 @@ def _usual_rounds(raw: list[Any], players: int) -> tuple[list[Any], list[Any]] |
         if not _DICT_ONLY.issuperset(map(type, raw)):
             return None
         plays = list(map(itemgetter("plays"), raw))
-        trades = [r.get("trades") or [] for r in raw]
     except LookupError:  # a round with no plays
         return None
+    trades = list(map(_TRADES, raw))  # in C; a round with no offers shares one empty list
+    if not _LIST_ONLY.issuperset(map(type, trades)):  # null, say: no offers either
+        trades = [r.get("trades") or [] for r in raw]
     if (
         _LIST_ONLY.issuperset(map(type, plays))
         and _LIST_ONLY.issuperset(map(type, chain.from_iterable(plays)))
@@ -293,5 +295,6 @@ def _bots(raw: object, players: int) -> tuple[str | None, ...]:
 
 
 _DICT_ONLY = {dict}
+_TRADES = methodcaller("get", "trades", [])
 _LIST_ONLY = {list}
 _INT_ONLY = {int}

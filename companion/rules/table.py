@@ -40,9 +40,21 @@ Plays = Sequence[Sequence[int]]
 Log = list[Step] | None
 
 ALL_MASK = 0b1_1111_1110  # cards 1..8
-_SETS = tuple(frozenset(c for c in range(1, 9) if m >> c & 1) for m in range(ALL_MASK + 1))
+
+
+def _cards_of_masks() -> tuple[tuple[int, ...], ...]:
+    """Every mask's cards, ascending: its lowest card, then the cards of the rest (a
+    smaller mask, already listed). Built at import: one short tuple a mask."""
+    out: list[tuple[int, ...]] = [(), ()]  # bit 0 is no card
+    for m in range(2, ALL_MASK + 1):
+        low = m & -m
+        out.append((low.bit_length() - 1,) + out[m ^ low])
+    return tuple(out)
+
+
+CARDS_OF = _cards_of_masks()  # a mask's cards, ascending
+_SETS = tuple(map(frozenset, CARDS_OF))
 _MASKS = {_SETS[m]: m for m in range(0, ALL_MASK + 1, 2)}  # bit 0 is no card
-CARDS_OF = tuple(tuple(sorted(cards)) for cards in _SETS)  # a mask's cards, ascending
 
 
 def advance_rows(rows: list[int], players: int) -> None:
@@ -561,12 +573,9 @@ _CARD_TYPES = {int, Card}  # not bool, not float: True == 1 and 1.0 == 1 are not
 _NO_TRADE = Quote(0, 0)
 _NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
 _BITS = tuple(1 << c for c in range(9))
+_HAND_BITS = [[_BITS[c] for c in cards] for cards in CARDS_OF]  # a mask's cards as bits
 _SELECTIONS = tuple(
-    tuple(
-        tuple(sum(map(_BITS.__getitem__, c)) for c in combinations(CARDS_OF[m], k))
-        for m in range(ALL_MASK + 1)
-    )
-    for k in range(3)
+    tuple([tuple(map(sum, combinations(bits, k))) for bits in _HAND_BITS]) for k in range(3)
 )  # [k][hand]: every selection of k cards, as bitmasks in ascending card order
 # Every way to write a selection of one or two different cards, to its bitmask.
 _WRITTEN = {cards: mask(cards) for k in (1, 2) for cards in permutations(range(1, 9), k)}
@@ -604,7 +613,11 @@ def _counted(m: int) -> int:
     return sum(1 << 3 * c for c in CARDS_OF[m])
 
 
-_COUNTED = [_counted(m) for m in range(ALL_MASK + 1)]
+# Only selections are counted and read (one or two cards): the other masks stay blank.
+_SELECTION_MASKS = _SELECTIONS[1][ALL_MASK] + _SELECTIONS[2][ALL_MASK]
+_COUNTED = [0] * (ALL_MASK + 1)
+for _m in _SELECTION_MASKS:
+    _COUNTED[_m] = _counted(_m)
 
 
 def _most(card: Card) -> int:
@@ -627,11 +640,14 @@ def _played(m: int) -> tuple[int, int, int, int, bool, bool, bool]:
     """What the flat round reads of a selection of one or two cards: its cards (0 for
     none), the VP and goods its own cards take off its bonuses (a Customs does not count
     the seat's own Frigate), whether it gets goods before the trade, trades, begs."""
+    cards = _SETS[m]
     a, b = (CARDS_OF[m] + (0, 0))[:2]
-    own_vp = sum(k for c, k in _CUSTOMS.items() if m >> Card.CUSTOMS & 1 and m >> c & 1)
-    own_goods = sum(k for c, k in _GOVERNOR.items() if m >> Card.GOVERNOR & 1 and m >> c & 1)
-    gives = any(m >> c & 1 for c in (Card.GOVERNOR, Card.FRIGATE, Card.GALLEON))
-    return a, b, own_vp, own_goods, gives, bool(m >> Card.TRADER & 1), bool(m >> Card.BEGGAR & 1)
+    own_vp = sum(k for c, k in _CUSTOMS.items() if c in cards) if Card.CUSTOMS in cards else 0
+    own_goods = sum(k for c, k in _GOVERNOR.items() if c in cards) if Card.GOVERNOR in cards else 0
+    gives = not cards.isdisjoint((Card.GOVERNOR, Card.FRIGATE, Card.GALLEON))
+    return a, b, own_vp, own_goods, gives, Card.TRADER in cards, Card.BEGGAR in cards
 
 
-_PLAYED = [_played(m) for m in range(ALL_MASK + 1)]
+_PLAYED = [_played(0)] * (ALL_MASK + 1)
+for _m in _SELECTION_MASKS:
+    _PLAYED[_m] = _played(_m)
