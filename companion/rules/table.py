@@ -252,7 +252,7 @@ class Table:
         any order (each spends only its own goods), so seats go in seat order.
         """
         vp, goods, hands, discards, rows = self.vp, self.goods, self.hands, self.discards, self.rows
-        step = SUPPLY[self.setup.players]
+        step = _SUPPLY_STEPS[len(vp)]
         v, g, t = rows
         v = v + step if v + step < ROW_MAX else ROW_MAX
         g = g + step if g + step < ROW_MAX else ROW_MAX
@@ -262,13 +262,19 @@ class Table:
         c7 = counts >> 21 & 7
         e1 = e2 = e4 = e5 = 0
         if c1:
-            e1 = min(v // c1, _CAPTAIN_CAP)
+            e1 = v // c1
+            if e1 > _CAPTAIN_CAP:
+                e1 = _CAPTAIN_CAP
             v -= e1 * c1
         if c2:
-            e2 = min(v // c2, _ADMIRAL_CAP)
+            e2 = v // c2
+            if e2 > _ADMIRAL_CAP:
+                e2 = _ADMIRAL_CAP
             v -= e2 * c2
         if c4:
-            e4 = min(g // c4, _FRIGATE_CAP)
+            e4 = g // c4
+            if e4 > _FRIGATE_CAP:
+                e4 = _FRIGATE_CAP
             g -= e4 * c4
         if c5:
             e5 = g // c5
@@ -585,7 +591,8 @@ _WRITTEN_AS: list[dict[Sequence[int], int]] = [
     {c: m for c, m in _WRITTEN.items() if len(c) == k} for k in range(3)
 ]
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
-_OFFER_TYPES = {int}  # not bool: an offer is a count of goods
+_OFFER_TYPES = {int}
+_SUPPLY_STEPS = [SUPPLY.get(players, 0) for players in range(max(SUPPLY) + 1)]  # by players  # not bool: an offer is a count of goods
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
 _VP, _GOODS, _TRADER = range(3)
 _TRADER_CARD, _BEGGAR_CARD = int(Card.TRADER), int(Card.BEGGAR)  # list indexes, not enums
