@@ -591,8 +591,8 @@ _WRITTEN_AS: list[dict[Sequence[int], int]] = [
     {c: m for c, m in _WRITTEN.items() if len(c) == k} for k in range(3)
 ]
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
-_OFFER_TYPES = {int}
-_SUPPLY_STEPS = [SUPPLY.get(players, 0) for players in range(max(SUPPLY) + 1)]  # by players  # not bool: an offer is a count of goods
+_OFFER_TYPES = {int}  # not bool: an offer is a count of goods
+_SUPPLY_STEPS = [SUPPLY.get(players, 0) for players in range(max(SUPPLY) + 1)]  # by players
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
 _VP, _GOODS, _TRADER = range(3)
 _TRADER_CARD, _BEGGAR_CARD = int(Card.TRADER), int(Card.BEGGAR)  # list indexes, not enums
