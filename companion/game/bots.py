@@ -234,7 +234,7 @@ def _gain(root: Table, plays: list[int], seat: int, trades: _TradeValues) -> flo
 
 
 CANDIDATES = 8  # the strong bot searches the normal bot's best few selections
-TEMPERATURE = 0.3  # how sharply a modelled seat prefers what the normal bot scores high
+TEMPERATURE = 1.0  # how sharply a modelled seat prefers what the normal bot scores high
 
 
 class StrongBot(_Seeded):
