@@ -209,17 +209,17 @@ def test_an_unexpected_failure_never_drops_later_games(tmp_path, monkeypatch, jo
     lines, _ = many_games(
         PARALLEL_MIN_GAMES + 10,
     )
-    replay = GameRecord.replay
+    replay = replay_cli.replay_json  # what --json replays a parsed line with
     failing = {5: FAILURES[0], 6: FAILURES[1], 7: FAILURES[2], PARALLEL_MIN_GAMES + 3: FAILURES[3]}
     by_line = {lines[n - 1]: e for n, e in failing.items()}
 
-    def replay_or_fail(record: GameRecord):
-        error = by_line.get(record.to_json())
+    def replay_or_fail(doc: object) -> str:
+        error = by_line.get(GameRecord.from_dict(doc).to_json())
         if error is not None:
             raise error
-        return replay(record)
+        return replay(doc)
 
-    monkeypatch.setattr(GameRecord, "replay", replay_or_fail)
+    monkeypatch.setattr(replay_cli, "replay_json", replay_or_fail)
     code, out, err = run(tmp_path, batch(lines), jobs=jobs)
     answers = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and len(answers) == len(lines) and err.count("\n") == len(failing)

@@ -45,6 +45,7 @@ DECIDING = tuple(  # a decision a second: its set-up, then the decision itself
     for second, setup, took in zip((300.0, 302.0), SETUPS, TOOK, strict=True)
     for reading in (second, second + setup, second + 1, second + 1 + took)
 )
+CPU = (10.0, 10.1, 11.0, 11.08)  # this process's CPU time around each decision: 100, 80 ms
 TABLE = {"key_to_frame_ms_p50": 1.5, "key_to_frame_ms_p99": 2.5, "session_presses": PRESSES}
 
 
@@ -70,6 +71,7 @@ def run(as_json: bool, told: list[str] | None = None) -> tuple[str, list[int]]:
         playouts=PLAYOUTS,
         budget_ms=BUDGET_MS,
         bot_clock=ms_clock(),
+        cpu_clock=Readings(*CPU),
         table=table,
         progress=told.append,
     )
@@ -102,6 +104,7 @@ def test_the_figures_are_computed_from_the_clock_s_readings():
         "strong_budget_ms": BUDGET_MS,
         "strong_decision_ms_mean": 124.0,
         "strong_decision_ms_max": 126.0,
+        "strong_decision_cpu_ms_mean": 90.0,
         "strong_playouts_per_decision": round(sum(iterations) / DECISIONS),
         "pi_zero_2w_factor": factor,
         # the budget, and the worst overrun (6 ms) that many times slower

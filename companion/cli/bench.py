@@ -112,6 +112,7 @@ def decision_figures(
     clock: Clock = time.perf_counter,
     budget_ms: int | None = None,
     bot_clock: Clock | None = None,
+    cpu_clock: Clock = time.process_time,
 ) -> dict:
     """The strong bot at its default budget on the real clock, here, and projected to a
     Pi Zero 2 W: the budget plus the last piece of work (which ends past the deadline)
@@ -120,21 +121,24 @@ def decision_figures(
 
     ``budget_ms`` (the bot's default if None) and ``bot_clock`` (the bench's ``clock`` if
     None) are the bot's own: a test gives it a small budget on a clock of its own, so
-    that the bench's readings are only the four a decision it takes."""
+    that the bench's readings are only the four a decision it takes. ``cpu_clock`` is
+    this process's CPU time: what a decision cost one core, whatever else the machine
+    ran meanwhile (a shared machine stretches the real clock's figure, not this one)."""
     from ..game.bots import BUDGET_MS, StrongBot
 
     budget_ms = BUDGET_MS if budget_ms is None else budget_ms
     bot_clock = clock if bot_clock is None else bot_clock
     per_playout = 1 / playouts_per_s
-    took, overran, playouts, zero_playouts = [], [], [], []
+    took, overran, playouts, zero_playouts, cpu = [], [], [], [], []
     for i, view in enumerate(mid_game_views(seed, decisions)):
         start = clock()
         StrongBot(i, budget_ms, bot_clock).prepare(view, random.Random(i), math.inf)
         setup = clock() - start
         bot = StrongBot(i, budget_ms, bot_clock)
-        start = clock()
+        cpu_start, start = cpu_clock(), clock()
         bot.cards(view)
         took.append(clock() - start)
+        cpu.append(cpu_clock() - cpu_start)
         overran.append(max(0.0, took[-1] - budget_ms / 1000))
         playouts.append(bot.last.iterations if bot.last else 0)
         left = budget_ms / 1000 - setup * PI_ZERO_FACTOR
@@ -143,6 +147,7 @@ def decision_figures(
         "strong_budget_ms": budget_ms,
         "strong_decision_ms_mean": round(1000 * sum(took) / len(took), 1),
         "strong_decision_ms_max": round(1000 * max(took), 1),
+        "strong_decision_cpu_ms_mean": round(1000 * sum(cpu) / len(cpu), 1),
         "strong_playouts_per_decision": round(sum(playouts) / len(playouts)),
         "pi_zero_2w_factor": PI_ZERO_FACTOR,
         "pi_zero_2w_decision_ms_projected": round(
@@ -305,7 +310,9 @@ NOTES = (
     "a playout is the strong bot's: from a mid-game 3-seat position, the round decided",
     "with the others' plays drawn from their models, one random round after it, scored.",
     "strong: decisions at the default budget on the real clock here; pi_zero_2w_* are a",
-    f"projection (CPython {PI_ZERO_FACTOR}x slower there than on one core here), not measured.",
+    f"projection (CPython {PI_ZERO_FACTOR}x slower there than on one core here), not measured:",
+    "the factor is the project's estimate from a Pi 4's pure-Python speed and the A53's clock",
+    "and core against the A72's (docs/bot-protocol.md). decision_cpu: this process's CPU time.",
 )
 
 
@@ -335,6 +342,7 @@ def bench_command(
     playouts: int = 100,
     budget_ms: int | None = None,
     bot_clock: Clock | None = None,
+    cpu_clock: Clock = time.process_time,
     table: Callable[[int], dict] = table_in_a_process,
     progress: Progress = lambda _line: None,
 ) -> int:
@@ -342,8 +350,9 @@ def bench_command(
     each part as it starts. ``games`` is the engine's part only: the random games it
     replays. What the command line does not set is a test's: the ``clock`` every figure
     is timed on, the work timed (``positions`` and ``playouts`` for the playout rate, the
-    strong bot's ``budget_ms`` and ``bot_clock`` as in ``decision_figures``) and where the
-    simulated table's figures come from (``table``, given the session's presses)."""
+    strong bot's ``budget_ms``, ``bot_clock`` and ``cpu_clock`` as in ``decision_figures``)
+    and where the simulated table's figures come from (``table``, given the session's
+    presses)."""
     from ..game.bots import BUDGET_MS
 
     if part == "table":  # run in a process of its own, so its peak memory is its own
@@ -362,7 +371,9 @@ def bench_command(
     }
     budget = BUDGET_MS if budget_ms is None else budget_ms
     progress(f"3/4 the strong bot's decisions: {decisions} at {budget} ms each")
-    figures.update(decision_figures(seed, decisions, playouts_per_s, clock, budget_ms, bot_clock))
+    figures.update(
+        decision_figures(seed, decisions, playouts_per_s, clock, budget_ms, bot_clock, cpu_clock)
+    )
     progress(f"4/4 the simulated table: {presses} presses, then through the pad hub")
     figures.update(table(presses))
     if as_json:

@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, TextIO
 
 from ..errors import CompanionError, clip
 from ..game.jsontext import parse_json
-from ..game.record import GameRecord, state_to_dict
+from ..game.record import GameRecord, replay_json
 from ..rules import RecordError
 from ..ui.catalog import DEFAULT, catalog
 from .lines import (
@@ -154,9 +154,9 @@ def _replayed(doc: object, as_json: bool, lang: str) -> str:
 
     Everything is built before anything is printed, so a bad round prints nothing.
     """
-    record = GameRecord.from_dict(doc)
     if as_json:
-        return json.dumps(state_to_dict(record.replay(), record.ended)) + "\n"
+        return replay_json(doc) + "\n"
+    record = GameRecord.from_dict(doc)
     from ..game.narrate import narrate_game
 
     words = catalog(lang).with_bots(tuple(map(bool, record.bots)))  # B2, as on the table

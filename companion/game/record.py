@@ -9,10 +9,10 @@ replayed (``IllegalPlayError``, ``GameOverError``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from typing import Any, NamedTuple
 
 from ..errors import shown
@@ -27,7 +27,9 @@ from ..rules import (
     replay,
     resolve_round,
 )
+from ..rules.ending import final_scores
 from ..rules.state import TARGET_MAX
+from ..rules.table import CARDS_OF, Table, card_count
 from .boards import board_from_spec, board_spec
 from .bots import STRENGTHS
 from .jsontext import parse_json
@@ -62,26 +64,10 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: object) -> GameRecord:
-        if not isinstance(data, dict):
-            raise RecordError(f"a game record is a JSON object, got {_kind(data)}")
-        players = data.get("players")
-        if type(players) is not int:
-            raise RecordError(f"'players' must be a whole number 2..6, got {shown(players)}")
-        target = data.get("target", 30)
-        if type(target) is not int or not 0 < target <= TARGET_MAX:
-            raise RecordError(
-                f"'target' must be a whole number 1..{TARGET_MAX}, got {shown(target)}"
-            )
-        board = board_from_spec(data.get("board", "standard"))
-        Setup(players, board, target)  # a wrong setup is named before any round is read
-        rounds = data.get("rounds", [])
-        if not isinstance(rounds, list):
-            raise RecordError(f"'rounds' must be a list, got {_kind(rounds)}")
-        ended = data.get("ended", False)
-        if type(ended) is not bool:
-            raise RecordError(f"'ended' must be true or false, got {shown(ended)}")
-        rounds = _rounds(rounds, players)
-        return cls(players, board, target, rounds, ended, _bots(data.get("bots"), players))
+        doc, setup, raw, ended = _head(data)
+        rounds = _rounds(raw, setup.players)
+        bots = _bots(doc.get("bots"), setup.players)
+        return cls(setup.players, setup.board, setup.target, rounds, ended, bots)
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -144,34 +130,115 @@ def state_to_dict(state: GameState, ended: bool = False) -> dict[str, Any]:
     return out
 
 
+def replay_json(data: object) -> str:
+    """``json.dumps(state_to_dict(...))`` of the record ``data`` (JSON as parsed), the
+    same text and the same errors as ``GameRecord.from_dict(data)`` then its replay.
+
+    A batch's usual record is read once into (plays, offers) pairs and played on one
+    working table, and the text is written from the table: no record, state or dict is
+    built. Any other record goes through ``from_dict``, which names what is wrong."""
+    doc, setup, raw, ended = _head(data)
+    rounds = _usual_rounds(raw, setup.players)
+    if rounds is None:
+        record = GameRecord.from_dict(doc)
+        return json.dumps(state_to_dict(record.replay(), record.ended))
+    _bots(doc.get("bots"), setup.players)
+    table = Table.start(setup)
+    table.play_rounds(*rounds)
+    return _state_json(table, ended)
+
+
+def _head(data: object) -> tuple[dict[str, Any], Setup, list[Any], bool]:
+    """A record (a JSON object), its setup, its rounds as found and ``ended``: each
+    checked, the first wrong named, in the order ``from_dict`` reads them."""
+    if not isinstance(data, dict):
+        raise RecordError(f"a game record is a JSON object, got {_kind(data)}")
+    players = data.get("players")
+    if type(players) is not int:
+        raise RecordError(f"'players' must be a whole number 2..6, got {shown(players)}")
+    target = data.get("target", 30)
+    if type(target) is not int or not 0 < target <= TARGET_MAX:
+        raise RecordError(f"'target' must be a whole number 1..{TARGET_MAX}, got {shown(target)}")
+    board = board_from_spec(data.get("board", "standard"))
+    setup = Setup(players, board, target)  # a wrong setup is named before any round is read
+    rounds = data.get("rounds", [])
+    if not isinstance(rounds, list):
+        raise RecordError(f"'rounds' must be a list, got {_kind(rounds)}")
+    ended = data.get("ended", False)
+    if type(ended) is not bool:
+        raise RecordError(f"'ended' must be true or false, got {shown(ended)}")
+    return data, setup, rounds, ended
+
+
+def _state_json(table: Table, ended: bool) -> str:
+    """``json.dumps(state_to_dict(table.state(), ended))``, written from the table."""
+    vp, goods, hands, discards = table.vp, table.goods, table.hands, table.discards
+    finished = ended or table.finished
+    seats = ", ".join(
+        [
+            f'{{"vp": {v}, "goods": {g}, "hand": {_LISTED[h]}, "discard": {_LISTED[d]}}}'
+            for v, g, h, d in zip(vp, goods, hands, discards, strict=True)
+        ]
+    )
+    v, g, t = table.rows
+    text = (
+        f'{{"round": {table.round}, "finished": {"true" if finished else "false"}, '
+        f'"rows": {{"vp": {v}, "goods": {g}, "trader": {t}}}, "players": [{seats}]'
+    )
+    if not finished:
+        return text + "}"
+    end = final_scores(vp, goods, list(map(card_count, hands)))
+    return (
+        f'{text}, "result": {{"vp": {_list(end.vp)}, "goods": {_list(end.goods)}, '
+        f'"winners": {_list(end.winners)}}}}}'
+    )
+
+
+def _list(numbers: Sequence[int]) -> str:
+    return f"[{', '.join(map(str, numbers))}]"
+
+
+_LISTED = [_list(cards) for cards in CARDS_OF]  # a hand or discard as JSON, by its bitmask
+
+
 def _kind(value: object) -> str:
     names = {dict: "an object", list: "a list", str: "a string", bool: "true/false"}
     return names.get(type(value), "null" if value is None else shown(value))
 
 
 def _rounds(raw: list[Any], players: int) -> tuple[RoundRecord, ...]:
-    """Every round of a record. The usual record (objects of lists of lists, offers
-    that are whole numbers 0 or more, or none) is checked in a few passes over all
-    rounds at once; anything else is read round by round to name the first mistake.
-    ``raw`` is JSON as parsed, of any shape: the passes check the types of all of it."""
+    """Every round of a record: the usual record's in a few passes (``_usual_rounds``);
+    anything else is read round by round to name the first mistake."""
+    usual = _usual_rounds(raw, players)
+    if usual is not None:
+        return tuple(map(RoundRecord, map(_tuples, usual[0]), map(tuple, usual[1])))
+    return tuple([_round(i + 1, r, players) for i, r in enumerate(raw)])
+
+
+def _usual_rounds(raw: list[Any], players: int) -> tuple[list[Any], list[Any]] | None:
+    """Every round's plays and trade offers, as parsed, if the record is the usual one
+    (objects of lists of lists, offers that are whole numbers 0 or more, or none), else
+    None. Checked in a few passes over all rounds at once: ``raw`` is JSON as parsed, of
+    any shape, and the passes check the types of all of it."""
     try:
         if not _DICT_ONLY.issuperset(map(type, raw)):
-            raise LookupError
+            return None
         plays = list(map(itemgetter("plays"), raw))
+    except LookupError:  # a round with no plays
+        return None
+    trades = list(map(_TRADES, raw))  # in C; a round with no offers shares one empty list
+    if not _LIST_ONLY.issuperset(map(type, trades)):  # null, say: no offers either
         trades = [r.get("trades") or [] for r in raw]
-    except LookupError:  # a round not an object, or with no plays
-        plays = trades = []
     if (
-        len(plays) == len(raw)
-        and _LIST_ONLY.issuperset(map(type, plays))
+        _LIST_ONLY.issuperset(map(type, plays))
         and _LIST_ONLY.issuperset(map(type, chain.from_iterable(plays)))
         and _LIST_ONLY.issuperset(map(type, trades))
         and max(map(len, trades), default=0) <= players
         and _INT_ONLY.issuperset(map(type, chain.from_iterable(trades)))
         and min(chain.from_iterable(trades), default=0) >= 0
     ):
-        return tuple(map(RoundRecord, map(_tuples, plays), map(tuple, trades)))
-    return tuple([_round(i + 1, r, players) for i, r in enumerate(raw)])
+        return plays, trades
+    return None
 
 
 def _tuples(lists: list[list[int]]) -> tuple[tuple[int, ...], ...]:
@@ -228,5 +295,6 @@ def _bots(raw: object, players: int) -> tuple[str | None, ...]:
 
 
 _DICT_ONLY = {dict}
+_TRADES = methodcaller("get", "trades", [])
 _LIST_ONLY = {list}
 _INT_ONLY = {int}

@@ -90,6 +90,10 @@ class Board:
             raise ValueError(f"a trade offer is a number of goods, got {shown(offer)}")
         return self._quotes[space][min(offer, GOODS_MAX)]
 
+    def quote_row(self, space: int) -> tuple[Quote, ...]:
+        """Every ``quote(space, g)`` for g = 0..15, as one tuple: ``row[g]``."""
+        return self._quotes[space]
+
     def offers(self, space: int, goods: int) -> list[Quote]:
         """Every trade worth making with ``goods`` goods on ``space``, cheapest first.
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .state import GameState
 from .tables import END_RATE
@@ -48,9 +50,7 @@ def outcome(state: GameState) -> Outcome:
     Most VP wins; a tie goes to most goods remaining, then most cards in hand; a tie
     on all three is a shared win.
     """
-    vp = tuple(v + g // END_RATE for v, g in zip(state.vp, state.goods, strict=True))
-    goods = tuple(g % END_RATE for g in state.goods)
-    cards = tuple(map(len, state.hands))
+    vp, goods, cards, _ = final_scores(state.vp, state.goods, tuple(map(len, state.hands)))
     keys = list(zip(vp, goods, cards, strict=True))
     # reverse=True keeps the sort stable: tied seats stay in seat order.
     order = sorted(range(len(vp)), key=keys.__getitem__, reverse=True)
@@ -61,6 +61,26 @@ def outcome(state: GameState) -> Outcome:
         else:
             ranking.append((seat,))
     return Outcome(vp, goods, cards, tuple(ranking), _decided_by(keys, ranking))
+
+
+class FinalScores(NamedTuple):
+    """What the end of the game makes of each seat's VP, goods and cards, and who won."""
+
+    vp: tuple[int, ...]
+    goods: tuple[int, ...]
+    cards: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+def final_scores(vp: Sequence[int], goods: Sequence[int], cards: Sequence[int]) -> FinalScores:
+    """``outcome``'s scores and winners from the seats' numbers alone (a working table's):
+    the winners are every seat level with the best on VP, goods and cards, in seat order."""
+    vp = tuple([v + g // END_RATE for v, g in zip(vp, goods, strict=True)])
+    goods = tuple([g % END_RATE for g in goods])
+    keys = list(zip(vp, goods, cards, strict=True))
+    best = max(keys)
+    winners = tuple([seat for seat, key in enumerate(keys) if key == best])
+    return FinalScores(vp, goods, tuple(cards), winners)
 
 
 def _decided_by(keys: list[tuple[int, int, int]], ranking: list[tuple[int, ...]]) -> TieBreak:

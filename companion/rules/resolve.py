@@ -65,8 +65,8 @@ def resolve_round(state: GameState, plays: Plays, offers: Sequence[int] = ()) ->
 def replay(state: GameState, rounds: Iterable[tuple[Plays, Sequence[int]]]) -> GameState:
     """The state after playing every ``(plays, offers)`` in turn, from ``state``."""
     table = Table(state)
-    for plays, offers in rounds:
-        table.play(plays, offers)
+    pairs = list(rounds)
+    table.play_rounds([plays for plays, _ in pairs], [offers for _, offers in pairs])
     return table.state()
 
 

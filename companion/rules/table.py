@@ -20,7 +20,7 @@ from ..errors import shown
 from .board import Quote
 from .cards import Card, Row
 from .errors import GameOverError, IllegalPlayError, PlayProblem
-from .state import GameState, Rows
+from .state import START_ROWS, GameState, Rows, Setup
 from .steps import (
     Beggar,
     BeggarGain,
@@ -40,9 +40,21 @@ Plays = Sequence[Sequence[int]]
 Log = list[Step] | None
 
 ALL_MASK = 0b1_1111_1110  # cards 1..8
-_SETS = tuple(frozenset(c for c in range(1, 9) if m >> c & 1) for m in range(ALL_MASK + 1))
+
+
+def _cards_of_masks() -> tuple[tuple[int, ...], ...]:
+    """Every mask's cards, ascending: its lowest card, then the cards of the rest (a
+    smaller mask, already listed). Built at import: one short tuple a mask."""
+    out: list[tuple[int, ...]] = [(), ()]  # bit 0 is no card
+    for m in range(2, ALL_MASK + 1):
+        low = m & -m
+        out.append((low.bit_length() - 1,) + out[m ^ low])
+    return tuple(out)
+
+
+CARDS_OF = _cards_of_masks()  # a mask's cards, ascending
+_SETS = tuple(map(frozenset, CARDS_OF))
 _MASKS = {_SETS[m]: m for m in range(0, ALL_MASK + 1, 2)}  # bit 0 is no card
-_CARDS_OF = tuple(tuple(sorted(cards)) for cards in _SETS)  # a mask's cards, ascending
 
 
 def advance_rows(rows: list[int], players: int) -> None:
@@ -88,6 +100,17 @@ class Table:
         # What the last round's Traders faced, (space, ((seat, goods held), ...)) in
         # trading order, or None: bots value a trade without the round's written steps.
         self.trades: tuple[int, tuple[tuple[int, int], ...]] | None = None
+
+    @classmethod
+    def start(cls, setup: Setup) -> Table:
+        """The table of ``new_game(setup...)``, without building that state."""
+        table = cls.__new__(cls)
+        players = setup.players
+        table.setup, table.round, table.rows = setup, 0, list(START_ROWS)
+        table.vp, table.goods = [0] * players, [players] * players
+        table.hands, table.discards = [ALL_MASK] * players, [0] * players
+        table.trades = None
+        return table
 
     def state(self) -> GameState:
         return GameState(
@@ -135,7 +158,7 @@ class Table:
             selections = [check(seat, cards) for seat, cards in enumerate(plays)]
         seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
         for seat, m in enumerate(selections):
-            for card in _CARDS_OF[m]:
+            for card in CARDS_OF[m]:
                 seats_of[card].append(seat)
         return selections, seats_of
 
@@ -184,12 +207,125 @@ class Table:
     def play_known(self, selections: Sequence[int], offers: Sequence[int] = ()) -> None:
         """Play one round from selections already known legal, as bitmasks of cards in
         hand (a search draws them from the hands): ``play`` without its checks, nothing
-        written down. The same rules run; only the refusals are skipped."""
-        seats_of: list[list[int]] = [[], [], [], [], [], [], [], [], []]
+        written down. The same rules run, as one flat round (``_round``); only the
+        refusals are skipped. Offers must be whole numbers 0 or more (missing: none)."""
+        self._round(selections, offers)
+
+    def play_rounds(self, plays: Sequence[Plays], offers: Sequence[Sequence[int]]) -> None:
+        """``play(plays[i], offers[i])`` for every round i in turn: the same state at the
+        end, the same refusal for the first round wrong (the rounds before it played).
+
+        A replay's usual round (each selection a list or tuple of cards in hand, every
+        offer a whole number 0 or more) is checked in a few C-level passes, the types of
+        every card and offer once for the whole game, and resolved by ``_round``;
+        anything else goes through ``play``, which says what is wrong. ``trades`` is
+        left as ``_round`` leaves it for the last round.
+        """
+        setup = self.setup
+        players, target = setup.players, setup.target
+        written = _WRITTEN_AS[setup.cards_per_round].__getitem__
+        vp, hands, resolve, play = self.vp, self.hands, self._round, self.play
+        checked = _cards_and_offers_usual(plays, offers, players)
+        for cards, offered in zip(plays, offers, strict=True):
+            try:
+                selections = list(map(written, map(tuple, cards)))  # lists as parsed too
+            except (KeyError, TypeError):  # not a tuple of the right number of cards
+                play(cards, offered)
+                continue
+            if (
+                len(selections) != players
+                or max(vp) >= target
+                or any(map(and_, selections, map(invert, hands)))  # a card not in hand
+                or not (checked or _cards_and_offers_usual((cards,), (offered,), players))
+            ):
+                play(cards, offered)  # the refusal, or a round only play reads
+                continue
+            resolve(selections, offered)
+
+    def _round(self, selections: Sequence[int], offers: Sequence[int]) -> None:
+        """One round from legal selections (bitmasks) and whole-number offers, in one
+        pass: the counts of each card played, the rows' shares, then each seat's gains.
+
+        The same numbers as ``_resolve``: a seat's goods from the Governor, Frigate and
+        Galleon are all gains, so capping their sum at 15 caps each in turn; the Trader
+        then spends, and the Beggar's goods come last, capped again. Traders trade in
+        any order (each spends only its own goods), so seats go in seat order.
+        """
+        vp, goods, hands, discards, rows = self.vp, self.goods, self.hands, self.discards, self.rows
+        step = _SUPPLY_STEPS[len(vp)]
+        v, g, t = rows
+        v = v + step if v + step < ROW_MAX else ROW_MAX
+        g = g + step if g + step < ROW_MAX else ROW_MAX
+        t = t + step if t + step < ROW_MAX else ROW_MAX
+        counts = sum(map(_COUNTED.__getitem__, selections))  # 3 bits a card, card c at 3c
+        c1, c2, c4, c5 = counts >> 3 & 7, counts >> 6 & 7, counts >> 12 & 7, counts >> 15 & 7
+        c7 = counts >> 21 & 7
+        e1 = e2 = e4 = e5 = 0
+        if c1:
+            e1 = v // c1
+            if e1 > _CAPTAIN_CAP:
+                e1 = _CAPTAIN_CAP
+            v -= e1 * c1
+        if c2:
+            e2 = v // c2
+            if e2 > _ADMIRAL_CAP:
+                e2 = _ADMIRAL_CAP
+            v -= e2 * c2
+        if c4:
+            e4 = g // c4
+            if e4 > _FRIGATE_CAP:
+                e4 = _FRIGATE_CAP
+            g -= e4 * c4
+        if c5:
+            e5 = g // c5
+            g -= e5 * c5
+        # What a seat gets for each card it played, before what its own other card
+        # takes off a bonus (``_OWN``): VP, goods.
+        vp_for = (0, e1, e2, 0, 0, 0, _CUSTOMS_4 * c4 + _CUSTOMS_5 * c5, 0, 0)
+        goods_for = (0, 0, 0, _GOVERNOR_1 * c1 + _GOVERNOR_2 * c2, e4, e5, 0, 0, 0)
+        beggar_traders = _BEGGAR_7 * c7
+        if c7:
+            space = t - TRADER_PUSHBACK * (c7 - 1)
+            if space < 0:
+                space = 0
+            quotes = self.setup.board.quote_row(space)
+            traders: list[tuple[int, int, int]] = []  # (-VP as it trades, seat, goods held)
         for seat, m in enumerate(selections):
-            for card in _CARDS_OF[m]:
-                seats_of[card].append(seat)
-        self._resolve(selections, seats_of, offers, None)
+            a, b, own_vp, own_goods, gives, trades, begs = _PLAYED[m]
+            if gives:  # a Governor, Frigate or Galleon: goods up to the cap
+                held = goods[seat] + goods_for[a] + goods_for[b] - own_goods
+                goods[seat] = held if held < GOODS_MAX else GOODS_MAX
+            gained = vp_for[a] + vp_for[b] - own_vp
+            if gained:
+                vp[seat] += gained
+            if trades:
+                held = goods[seat]
+                traders.append((-vp[seat], seat, held))
+                offer = offers[seat] if seat < len(offers) else 0
+                if offer:
+                    offer = offer if offer < held else held
+                    quote = quotes[offer if offer < GOODS_MAX else GOODS_MAX]
+                    goods[seat] = held - quote.spent
+                    vp[seat] += quote.vp
+            if begs:
+                paid = _BEGGAR_HAND[(hands[seat] & ~m).bit_count()] + beggar_traders
+                if trades:
+                    paid -= _BEGGAR_7
+                held = goods[seat] + paid
+                goods[seat] = held if held < GOODS_MAX else GOODS_MAX
+                hands[seat], discards[seat] = ALL_MASK, 0
+            else:
+                hands[seat] &= ~m
+                discards[seat] |= m
+        if c7:
+            t = 0
+            if len(traders) > 1:  # the trading order, as ``_trade`` goes: most VP first
+                traders.sort()
+            self.trades = (space, tuple([(seat, held) for _, seat, held in traders]))
+        else:
+            self.trades = None
+        rows[0], rows[1], rows[2] = v, g, t
+        self.round += 1
 
     def _resolve(
         self, selections: Sequence[int], seats_of: list[list[int]], offers: Sequence[int], log: Log
@@ -408,6 +544,23 @@ class Table:
                 log.append(Discard(discarded))
 
 
+def _cards_and_offers_usual(
+    plays: Sequence[Plays], offers: Sequence[Sequence[int]], players: int
+) -> bool:
+    """Whether every card in these rounds is an int (True and 1.0 hash as 1: a look-up
+    finds them, their types refuse them) and every round's offers are at most one a
+    seat, each a whole number 0 or more."""
+    try:
+        return (
+            _CARD_TYPES.issuperset(map(type, chain.from_iterable(chain.from_iterable(plays))))
+            and max(map(len, offers), default=0) <= players
+            and _OFFER_TYPES.issuperset(map(type, chain.from_iterable(offers)))
+            and min(chain.from_iterable(offers), default=0) >= 0
+        )
+    except TypeError:  # a round or a selection that is not a list: play reads it
+        return False
+
+
 def _amounts(to_vp: bool, amount: int, lost: int) -> tuple[int, int, int]:
     """A seat's gain as a step reports it, (vp, goods, lost): VP, or the goods it kept and
     those it lost."""
@@ -426,12 +579,9 @@ _CARD_TYPES = {int, Card}  # not bool, not float: True == 1 and 1.0 == 1 are not
 _NO_TRADE = Quote(0, 0)
 _NO_LOSS: list[int] = []  # VP have no cap: nothing is ever lost
 _BITS = tuple(1 << c for c in range(9))
+_HAND_BITS = [[_BITS[c] for c in cards] for cards in CARDS_OF]  # a mask's cards as bits
 _SELECTIONS = tuple(
-    tuple(
-        tuple(sum(map(_BITS.__getitem__, c)) for c in combinations(_CARDS_OF[m], k))
-        for m in range(ALL_MASK + 1)
-    )
-    for k in range(3)
+    tuple([tuple(map(sum, combinations(bits, k))) for bits in _HAND_BITS]) for k in range(3)
 )  # [k][hand]: every selection of k cards, as bitmasks in ascending card order
 # Every way to write a selection of one or two different cards, to its bitmask.
 _WRITTEN = {cards: mask(cards) for k in (1, 2) for cards in permutations(range(1, 9), k)}
@@ -441,6 +591,8 @@ _WRITTEN_AS: list[dict[Sequence[int], int]] = [
     {c: m for c, m in _WRITTEN.items() if len(c) == k} for k in range(3)
 ]
 _BEGGAR_HAND = [beggar_hand_goods(k) for k in range(8)]  # by cards left in hand
+_OFFER_TYPES = {int}  # not bool: an offer is a count of goods
+_SUPPLY_STEPS = [SUPPLY.get(players, 0) for players in range(max(SUPPLY) + 1)]  # by players
 _ROWS = (Row.VP, Row.GOODS, Row.TRADER)  # the order of Table.rows and of Rows' fields
 _VP, _GOODS, _TRADER = range(3)
 _TRADER_CARD, _BEGGAR_CARD = int(Card.TRADER), int(Card.BEGGAR)  # list indexes, not enums
@@ -459,3 +611,50 @@ for _card in Card:
         _pays_in, _pays = BONUSES[_card]
         _BONUS[_card] = (_pays_in is Row.VP, tuple((int(c), k) for c, k in _pays.items()))
         _ACTIONS[_card] = Table._beggar if _card is Card.BEGGAR else Table._bonus
+
+
+# The flat round (``Table._round``) reads the same tables, as plain numbers.
+def _counted(m: int) -> int:
+    """A selection as counts of each card played, 3 bits a card (card c at bit 3c):
+    summing the selections of up to 6 seats counts every card without a carry."""
+    return sum(1 << 3 * c for c in CARDS_OF[m])
+
+
+# Only selections are counted and read (one or two cards): the other masks stay blank.
+_SELECTION_MASKS = _SELECTIONS[1][ALL_MASK] + _SELECTIONS[2][ALL_MASK]
+_COUNTED = [0] * (ALL_MASK + 1)
+for _m in _SELECTION_MASKS:
+    _COUNTED[_m] = _counted(_m)
+
+
+def _most(card: Card) -> int:
+    """The most each seat takes with ``card``, for a share that has a cap."""
+    most = SHARES[card][1]
+    assert most is not None, f"{card.name} has a cap in SHARES"
+    return most
+
+
+_CAPTAIN_CAP, _ADMIRAL_CAP = _most(Card.CAPTAIN), _most(Card.ADMIRAL)
+_FRIGATE_CAP = _most(Card.FRIGATE)
+_GOVERNOR = BONUSES[Card.GOVERNOR][1]
+_GOVERNOR_1, _GOVERNOR_2 = _GOVERNOR[Card.CAPTAIN], _GOVERNOR[Card.ADMIRAL]
+_CUSTOMS = BONUSES[Card.CUSTOMS][1]
+_CUSTOMS_4, _CUSTOMS_5 = _CUSTOMS[Card.FRIGATE], _CUSTOMS[Card.GALLEON]
+_BEGGAR_7 = BONUSES[Card.BEGGAR][1][Card.TRADER]
+
+
+def _played(m: int) -> tuple[int, int, int, int, bool, bool, bool]:
+    """What the flat round reads of a selection of one or two cards: its cards (0 for
+    none), the VP and goods its own cards take off its bonuses (a Customs does not count
+    the seat's own Frigate), whether it gets goods before the trade, trades, begs."""
+    cards = _SETS[m]
+    a, b = (CARDS_OF[m] + (0, 0))[:2]
+    own_vp = sum(k for c, k in _CUSTOMS.items() if c in cards) if Card.CUSTOMS in cards else 0
+    own_goods = sum(k for c, k in _GOVERNOR.items() if c in cards) if Card.GOVERNOR in cards else 0
+    gives = not cards.isdisjoint((Card.GOVERNOR, Card.FRIGATE, Card.GALLEON))
+    return a, b, own_vp, own_goods, gives, Card.TRADER in cards, Card.BEGGAR in cards
+
+
+_PLAYED = [_played(0)] * (ALL_MASK + 1)
+for _m in _SELECTION_MASKS:
+    _PLAYED[_m] = _played(_m)
