@@ -179,6 +179,9 @@ class Run:
         if done.returncode != 0:
             raise Failed(f"appliance/image.sh ended with {done.returncode} (its log: {log})")
         partial.rename(ready)
+        for old in ready.parent.glob("bookworm-amd64-*"):  # the images of older appliance/
+            if old != ready:
+                shutil.rmtree(old, ignore_errors=True)
         return ready
 
     def wheels(self) -> Path:
