@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016  # the hooks' "$1" is mmdebstrap's (the new system's root)
 # Builds the appliance test's guest: Debian bookworm (amd64) from Debian's packages with
 # mmdebstrap, a disk image made by mkfs.ext4 -d (no loop mount), and its kernel and initrd
 # beside it for QEMU to boot directly. Usage: appliance/image.sh OUTDIR
