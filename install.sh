@@ -301,8 +301,9 @@ config() {
     ((HUB)) && source='source = "hub"'
     edits+=(-e "s|^state_dir = \"[^\"]*\"|$state|" -e "s|^source = \"[^\"]*\"|$source|")
     if ! a_pi; then  # no GPIO header: "auto" would find no pins and stop the service
-        state+=', pin_factory = "mock" (not a Raspberry Pi: no GPIO pins)'
+        state+=', pin_factory = "mock" (not a Raspberry Pi: no GPIO pins, no buzzer)'
         edits+=(-e 's|^pin_factory = "[^"]*"|pin_factory = "mock"|')
+        BUZZER_PICK=none
     fi
     case $DISPLAY_PICK in
         "") parts+=("the display it asks for") ;;

@@ -515,9 +515,11 @@ def test_off_a_pi_the_new_config_uses_mock_pins(tmp_path):
     root = tmp_path / "root"
     done = script("install.sh", "--root", root, "--hub", env=elsewhere(tmp_path, None))
     assert done.returncode == 0, done.stderr
-    assert 'pin_factory = "mock" (not a Raspberry Pi: no GPIO pins)' in done.stdout
+    assert 'pin_factory = "mock" (not a Raspberry Pi: no GPIO pins, no buzzer)' in done.stdout
     config = _config(root)
     assert config["gpio"]["pin_factory"] == "mock" and config["pads"]["source"] == "hub"
+    # mock pins play no PWM: the recommended passive buzzer would stop the service at once
+    assert config["pins"]["buzzer"] is False
     assert "[pi]" not in done.stdout  # no lgpio at all: nothing would open it
     on_a_pi = tmp_path / "pi"
     assert script("install.sh", "--root", on_a_pi).returncode == 0
