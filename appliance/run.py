@@ -366,16 +366,32 @@ def keep_evidence(run: Run) -> None:
 
 
 def shell(run: Run) -> int:
-    disk = BUILD / "disk.qcow2"
-    image = Path(json.loads((BUILD / "report.json").read_text())["notes"]["image"])
-    if not disk.exists() or not image.exists():
-        print("appliance: no disk of a run to boot: run make appliance-test first", file=sys.stderr)
+    """The installed appliance of the last run, booted with its console on this terminal
+    and the hub's firmware on its USB; the kept disk stays as the run left it."""
+    kept = BUILD / "installed.qcow2"
+    report = BUILD / "report.json"
+    image = Path(json.loads(report.read_text())["notes"]["image"]) if report.exists() else None
+    if not kept.exists() or image is None or not (image / "disk.img").exists():
+        print(
+            "appliance: no installed disk of a run: run make appliance-test first", file=sys.stderr
+        )
         return 2
+    disk = BUILD / "shell.qcow2"
+    disk.unlink(missing_ok=True)
+    subprocess.run(
+        ["qemu-img", "create", "-q", "-f", "qcow2", "-F", "qcow2", "-b", str(kept), str(disk)],
+        check=True, timeout=60,
+    )  # fmt: skip
     port = free_port()
-    print(f"appliance: the page for phones: http://127.0.0.1:{port}/ (log in: maker / maker)")
-    machine = Machine(image, disk, BUILD / "carry.img", BUILD, port)
-    command = machine.command(console="mon:stdio")
-    return subprocess.run(command).returncode
+    print(f"appliance: log in as maker (password maker); the page: http://127.0.0.1:{port}/;"
+          " Ctrl-A X ends it", flush=True)  # fmt: skip
+    machine = Machine(image, disk, BUILD / "carry.img", BUILD / "shell", port)
+    machine.logs.mkdir(exist_ok=True)
+    machine.start("mon:stdio", timeout=60)
+    assert machine.qemu is not None
+    status = machine.qemu.wait()
+    machine.cut()
+    return status
 
 
 def free_port() -> int:

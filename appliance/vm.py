@@ -48,16 +48,22 @@ class Machine:
         """Starts QEMU and the hub's firmware; returns once the guest agent answers.
         The seconds it took."""
         start = time.monotonic()
+        self.start(f"file:{self.console}", timeout)
+        self.agent.connect(max(1.0, start + timeout - time.monotonic()))
+        return time.monotonic() - start
+
+    def start(self, console: str, timeout: float) -> None:
+        """QEMU with its serial console on ``console``, and the hub's firmware on its port.
+        On the terminal ("mon:stdio"), QEMU reads it: a person logs in."""
         self.boots += 1
         for name in ("qga.sock", "hub.sock"):
             (self.sockets / name).unlink(missing_ok=True)
-        command = self.command(f"file:{self.console}")
+        command = self.command(console)
         stderr = open(self.logs / f"qemu-{self.boots}.log", "wb")  # noqa: SIM115
-        self.qemu = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=stderr)
+        here = None if console == "mon:stdio" else subprocess.DEVNULL
+        self.qemu = subprocess.Popen(command, stdin=here, stderr=stderr)
         stderr.close()
-        self._start_hub(start + timeout)
-        self.agent.connect(max(1.0, start + timeout - time.monotonic()))
-        return time.monotonic() - start
+        self._start_hub(time.monotonic() + timeout)
 
     def command(self, console: str) -> list[str]:
         """QEMU's command line, its serial console on ``console`` (a file, or the
