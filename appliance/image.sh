@@ -13,11 +13,12 @@ MIRROR=${APPLIANCE_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 # What a Raspberry Pi OS Lite brings that the test uses (systemd, udev, Python 3, sudo),
 # Debian's kernel, and the test's own machinery: QEMU's guest agent (the host's hands in
-# the guest), socat (the hub's wire), kmod (the USB gadget's modules). git too: the
-# README's `sudo apt install git` then finds it (unpacking it and perl under TCG took
-# 6 minutes). Not python3-venv, python3-spidev, i2c-tools: install.sh brings those.
+# the guest), socat (the hub's wire), kmod (the USB gadget's modules). git and
+# ca-certificates too, as Raspberry Pi OS Lite has them: the README's `sudo apt install
+# git` then finds it (unpacking it and perl under TCG took 6 minutes). Not python3-venv,
+# python3-spidev, i2c-tools: install.sh brings those.
 PACKAGES=systemd-sysv,udev,dbus,linux-image-amd64,python3,sudo,procps,less,kmod,iproute2
-PACKAGES+=,qemu-guest-agent,socat,git
+PACKAGES+=,qemu-guest-agent,socat,git,ca-certificates
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/appliance-root.XXXXXX")
 chmod 0755 "$root"  # the guest's / (mktemp makes it 0700)

@@ -260,7 +260,7 @@ class Game:
                 return "again"
         end = self.follow(number, trap)
         if trap is not None:
-            self.cut_in_save(trap, number)
+            self.cut_in_save(trap, number, plays)
             return "again"
         saved = run.saved()
         played = saved["rounds"]
@@ -380,7 +380,7 @@ class Game:
         run.checks["crash_restarted_into_resume"] = self.resume("crash", backup=False)
 
     def cut(self) -> None:
-        self.power_cut("cut", None, backup=False)
+        self.power_cut("cut", None)
 
     def arm(self, when: str) -> str | None:
         """Arms the save trap when the next fault is a cut during the save."""
@@ -396,51 +396,87 @@ class Game:
         )
         return name
 
-    def cut_in_save(self, name: str, number: int) -> None:
+    def cut_in_save(self, name: str, number: int, plays: list[list[int]]) -> None:
+        """The power cut while round ``number``'s save was where the trap froze it (the
+        folder's files then, in the report). What the disk kept of it decides: the game
+        before the round, or with it (both renames done), never anything else."""
         caught = json.loads(self.run.guest(f"cat {TRAP_OUT}").strip().splitlines()[-1])
         if "frozen" not in caught:
             raise Failed(f"the save of round {number} was not caught: {caught}")
         start = time.monotonic()
-        # "between": the old game renamed to game.prev.json, the new one not yet in place:
-        # the table falls back to the previous version and says so.
-        self.power_cut(name, caught["files"], backup=name == "cut-between")
+        self.power_cut(name, caught["files"], pending=plays)
         self.run.times[f"fault: {name}"] = round(time.monotonic() - start, 1)
 
-    def power_cut(self, name: str, files: list[str] | None, backup: bool) -> None:
+    def power_cut(
+        self, name: str, files: list[str] | None, pending: list[list[int]] | None = None
+    ) -> None:
         run = self.run
         run.vm.cut()
         boot = run.vm.boot(280)
         settle(run)
         run.until_active(120)
-        ok = self.resume(name, backup=backup, files=files, boot=boot)
+        # a cut away from a save finds the game file as it was: never the previous version
+        backup = None if pending is not None else False
+        ok = self.resume(name, backup=backup, pending=pending, files=files, boot=boot)
         run.checks["power_cut_resumed_exactly"] = ok and all(
             f["resumed_exactly"] for f in self.faults if f["fault"].startswith("cut")
         )
 
-    def resume(self, name: str, backup: bool, **more: object) -> bool:
+    def resume(
+        self,
+        name: str,
+        backup: bool | None,
+        pending: list[list[int]] | None = None,
+        **more: object,
+    ) -> bool:
         """After a fault: the resume screen with the game as saved after its last completed
-        round, and OK resumes it at the next round with the board as the model has it."""
+        round, and OK resumes it at the next round with the board as the model has it.
+        ``pending``: the plays of a round whose save the power cut hit: the game comes
+        back without that round or with it as played, never otherwise. ``backup``: whether
+        the table must say its last save was unusable (None: as the disk has it, the
+        previous version when no game file is left)."""
         run = self.run
         view = run.wait_view("the resume screen", kind("ResumeView"), 90)
         body = view["body"]
         # What the table resumes from: the game file, or after a cut between the save's
         # two renames (no game file) the previous version.
-        saved = json.loads(
-            run.guest(f"cat {STATE}/game.json 2>/dev/null || cat {STATE}/game.prev.json")
+        found = run.guest(
+            f"if test -e {STATE}/game.json; then echo game; cat {STATE}/game.json;"
+            f" else echo previous; cat {STATE}/game.prev.json; fi"
         )
+        source, _, text = found.partition("\n")
+        saved = json.loads(text)
+        before = len(self.rounds)
+        kept = saved["rounds"]
+        with_it = (
+            pending is not None
+            and len(kept) == before + 1
+            and [sorted(p) for p in kept[-1]["plays"]] == pending
+        )
+        exactly = kept[:before] == self.rounds and (len(kept) == before or with_it)
+        if with_it:
+            self.rounds.append(kept[-1])
+        if backup is None:
+            backup = source == "previous"
         run.button("ok")
         number = len(self.rounds) + 1
         after = run.wait_view(f"round {number} resumed", kind("ChoosingView", round=number), 30)
         model = state_of(self.doc())
         exactly = (
-            body["rounds"] == len(self.rounds)
+            exactly
+            and body["rounds"] == len(self.rounds)
             and body["players"] == self.setup["players"]
             and body["backup"] == backup
-            and saved["rounds"] == self.rounds
             and after["board"]["rows"] == model["rows"]
             and not any(after["body"]["placed"])
         )
-        fault = {"fault": name, "rounds_saved": len(self.rounds), "resumed_exactly": exactly}
+        fault = {
+            "fault": name,
+            "rounds_before": before,
+            "rounds_resumed": len(self.rounds),
+            "resumed_from": source,
+            "resumed_exactly": exactly,
+        }
         fault.update({k: v for k, v in more.items() if v is not None})
         self.faults.append(fault)
         run.notes["faults"] = self.faults
