@@ -344,9 +344,9 @@ def main() -> int:
     bad = [name for name, ok in run.checks.items() if not ok]
     if bad:
         print(f"appliance: checks failed: {', '.join(bad)}", file=sys.stderr)
-        return 1
-    print("appliance: every check passed", flush=True)
-    return 0
+    # the plain closing line CI reads, as a test runner's
+    print(f"appliance: {len(run.checks) - len(bad)} passed, {len(bad)} failed", flush=True)
+    return 1 if bad else 0
 
 
 def keep_evidence(run: Run) -> None:
