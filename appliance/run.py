@@ -331,6 +331,10 @@ def main() -> int:
         return shell(run)
     from life import life  # the steps, after the helpers they use
 
+    for pattern in ("console-*.log", "qemu-*.log", "firmware-*.log", "*.txt", "mirror.log"):
+        for old in BUILD.glob(pattern):  # an earlier run's: this run's logs only
+            old.unlink()
+
     try:
         life(run)
     finally:
