@@ -1,11 +1,12 @@
 # make test  — create .venv, install, lint, run the tests
 # make quick — the tests without the slow ones, no lint: the loop while working (CONTRIBUTING.md)
 # make demo  — create .venv, install, play the bundled game on the simulated table
+# make appliance-test — install and run the appliance in a Debian VM (docs/appliance-test.md)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: test quick demo lint bench clean flash
+.PHONY: test quick demo lint bench clean flash appliance-test appliance-shell
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +81,18 @@ $(VENV)/.flash: pyproject.toml | $(BIN)/python
 flash: $(VENV)/.flash $(FIRMWARE)
 	$(BIN)/mpremote cp $(FIRMWARE) :
 	$(BIN)/mpremote reset
+
+# The appliance's life on a real Linux in QEMU: install.sh, the service, the hub's firmware,
+# power cuts (docs/appliance-test.md). Not part of `make test`; .ci/run runs both. It
+# installs what it needs from Debian's packages (appliance/host-tools.sh: root, or sudo).
+appliance-test: $(VENV)/.dev
+	appliance/host-tools.sh
+	$(BIN)/python appliance/run.py
+
+# Boot the last run's guest with its console here, to log in and look around.
+appliance-shell: $(VENV)/.dev
+	appliance/host-tools.sh
+	$(BIN)/python appliance/run.py --shell
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

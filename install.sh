@@ -3,7 +3,10 @@
 # (Zero 2 W, 3, 4, 5), from this checkout:   sudo ./install.sh
 # Safe to run again (after a `git pull`, say): each step checks first and does only
 # what is not done yet. `./install.sh --dry-run` shows the plan and changes nothing.
-# INSTALL_MODEL_FILE (for tests) names the file that says which Pi this is.
+# On another Debian-based system (or not on a Pi) it says so and skips only what is
+# Raspberry Pi OS's or a Pi's own (raspi-config, the OS's lgpio, the GPIO header).
+# INSTALL_MODEL_FILE and INSTALL_RPI_ISSUE (for tests) name the files that say which Pi
+# this is and that the OS is Raspberry Pi OS.
 set -Eeuo pipefail
 
 NAME=santo-domingo
@@ -12,6 +15,9 @@ PACKAGES=(python3-venv python3-lgpio python3-spidev i2c-tools)
 GROUPS_NEEDED=(gpio i2c spi dialout)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MODEL_FILE=${INSTALL_MODEL_FILE:-/proc/device-tree/model}
+# pi-gen, the tool that makes every Raspberry Pi OS image, writes this file into it
+# ("Raspberry Pi reference DATE"); Debian and the other systems have none.
+RPI_ISSUE=${INSTALL_RPI_ISSUE:-/etc/rpi-issue}
 # The parts a new config is written for, the recommended first (hardware/README.md).
 DISPLAYS=(ssd1309 ssd1306 none)
 # shellcheck disable=SC2034  # the *_WORDS are read through ask's namerefs
@@ -26,7 +32,7 @@ BUZZER_WORDS=('active: beeps the rhythm at its own pitch (recommended)'
 usage() {
     cat <<EOF
 Usage: sudo ./install.sh [--display D] [--buzzer B] [--yes] [--hub] [--web]
-                         [--dry-run] [--root DIR]
+                         [--wheels DIR] [--dry-run] [--root DIR]
 
 Installs the companion from this checkout and starts it at every power-on:
 I2C on, the serial console off on a Zero 2 W to Pi 4 (GPIO 15 is the ▶ button; a Pi 5's
@@ -45,11 +51,18 @@ config ([web] enabled = true) or --web is given: then a drop-in lets the local n
               ([pads] source = "hub"; an existing config is never changed)
   --web       let the local network reach the page for phones (the drop-in
               $SERVICE.service.d/web.conf); without it, only when the config enables it
+  --wheels DIR  the Python packages from the wheels in DIR only, never from PyPI: an
+              install without the internet (DIR made elsewhere with \`pip download\`,
+              docs/appliance-test.md says how)
   --dry-run   print the numbered plan, change nothing (any user, any machine)
   --root DIR  install the files (user, config, unit, udev rule) under DIR instead of /,
               for packaging and tests; apt-get, raspi-config, pip, udevadm and
               starting the service are then not run
   --help      this text
+
+On a system that is not Raspberry Pi OS it says so and skips raspi-config's steps
+(I2C, the serial console); lgpio then comes from PyPI. Not on a Raspberry Pi at all,
+a new config uses gpiozero's mock pins: the pads on the hub, the page for phones.
 
 Logs: journalctl -u $SERVICE -f        Remove it: sudo ./uninstall.sh
 EOF
@@ -63,7 +76,7 @@ pick() {
     exit 2
 }
 
-DRY=0 HUB=0 WEB=0 YES=0 ROOT="" DISPLAY_PICK="" BUZZER_PICK=""
+DRY=0 HUB=0 WEB=0 YES=0 ROOT="" DISPLAY_PICK="" BUZZER_PICK="" WHEELS=""
 while (($#)); do
     case $1 in
         --dry-run) DRY=1 ;;
@@ -80,11 +93,21 @@ while (($#)); do
         --root) (($# > 1)) || { echo "install.sh: --root needs a folder" >&2; exit 2; }
                 ROOT=$(realpath -m "$2"); shift ;;
         --root=*) ROOT=$(realpath -m "${1#--root=}") ;;
+        --wheels) (($# > 1)) || { echo "install.sh: --wheels needs a folder" >&2; exit 2; }
+                  WHEELS=$2; shift ;;
+        --wheels=*) WHEELS=${1#--wheels=} ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
+if [[ -n $WHEELS ]]; then
+    if ! compgen -G "$WHEELS/*.whl" >/dev/null; then
+        echo "install.sh: --wheels: '$WHEELS' holds no wheels (*.whl)" >&2
+        exit 2
+    fi
+    WHEELS=$(realpath "$WHEELS")
+fi
 
 SCRIPT=install.sh
 # shellcheck source=systemd/steps.sh
@@ -96,6 +119,9 @@ STAMP=$OPT/installed-from  # the commit the venv was installed from
 REBOOT=0
 
 have() { command -v "$1" >/dev/null 2>&1; }
+raspberry_pi_os() { [[ -e $RPI_ISSUE ]]; }
+a_pi() { grep -qas 'Raspberry Pi' "$MODEL_FILE"; }
+NOT_RPI_OS="skipped: not Raspberry Pi OS (no $RPI_ISSUE), whose raspi-config it is"
 same() { cmp -s "$1" "$2"; }
 
 # True if the file of the checkout is not in place yet (said if it is). Only a check:
@@ -149,6 +175,7 @@ ask() {
 
 i2c_on() {
     step "I2C on (the display's bus)"
+    raspberry_pi_os || { say "$NOT_RPI_OS: turn I2C on as your system does"; return 0; }
     if [[ ! -e $CONFIG && $DISPLAY_PICK == none ]]; then
         say "left as it is: no display (turn it on with raspi-config when you fit one)"
         return 0
@@ -166,6 +193,7 @@ i2c_on() {
 
 serial_console_off() {
     step "the serial console off (GPIO 15, RXD, is the ▶ button)"
+    raspberry_pi_os || { say "$NOT_RPI_OS: take any console off GPIO 15 yourself"; return 0; }
     # A Pi 5's console (serial0) is its 3-pin debug connector's UART, not GPIO 14/15.
     if grep -Eqas 'Raspberry Pi (5|500)|Compute Module 5' "$MODEL_FILE"; then
         say "left as it is: a Pi 5's serial console is on its debug connector, not GPIO 15"
@@ -188,9 +216,14 @@ serial_console_off() {
 raspi_config_has() { grep -q "^$1()" "$(command -v raspi-config)"; }
 
 packages() {
-    step "packages from the OS: ${PACKAGES[*]}"
-    local missing=() p
+    local wanted=() missing=() p
     for p in "${PACKAGES[@]}"; do
+        # python3-lgpio is Raspberry Pi OS's own: elsewhere a Pi gets lgpio from PyPI.
+        if [[ $p != python3-lgpio ]] || raspberry_pi_os; then wanted+=("$p"); fi
+    done
+    step "packages from the OS: ${wanted[*]}"
+    raspberry_pi_os || say "not python3-lgpio: Raspberry Pi OS has it, this system does not"
+    for p in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
     ((${#missing[@]})) || { say "already installed"; return 0; }
@@ -226,13 +259,17 @@ program() {
                              "compiler); the 64-bit Raspberry Pi OS is recommended" ;;
     esac
     local pip=("$VENV/bin/pip" install -q --disable-pip-version-check --root-user-action=ignore)
-    if ((DRY)); then act "${pip[@]}" "(a copy of $HERE)"; return 0; fi
+    [[ -z $WHEELS ]] || pip+=(--no-index --find-links "$WHEELS")
+    # lgpio from PyPI (the pi extra) on a Pi whose OS has no python3-lgpio; off a Pi, none.
+    local extra=""
+    if a_pi && ! raspberry_pi_os; then extra="[pi]"; fi
+    if ((DRY)); then act "${pip[@]}" "(a copy of $HERE)$extra"; return 0; fi
     # From a copy: pip builds in the tree it is given, and root's build files would stay
     # behind in the maker's checkout.
     local copy; copy=$(mktemp -d)
     tar -C "$HERE" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
         --exclude='.*_cache' --exclude=./.hypothesis -cf - . | tar -C "$copy" -xf -
-    act "${pip[@]}" "$copy"
+    act "${pip[@]}" "$copy$extra"
     rm -rf "$copy"
     printf '%s\n' "$commit" >"$STAMP"
 }
@@ -264,6 +301,11 @@ config() {
     local edits=() parts=()
     ((HUB)) && source='source = "hub"'
     edits+=(-e "s|^state_dir = \"[^\"]*\"|$state|" -e "s|^source = \"[^\"]*\"|$source|")
+    if ! a_pi; then  # no GPIO header: "auto" would find no pins and stop the service
+        state+=', pin_factory = "mock" (not a Raspberry Pi: no GPIO pins, no buzzer)'
+        edits+=(-e 's|^pin_factory = "[^"]*"|pin_factory = "mock"|')
+        BUZZER_PICK=none
+    fi
     case $DISPLAY_PICK in
         "") parts+=("the display it asks for") ;;
         none) parts+=("no display") ;;

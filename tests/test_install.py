@@ -31,6 +31,17 @@ needs_systemd = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True)
+def on_raspberry_pi_os(tmp_path_factory, monkeypatch):
+    """Every test runs the scripts as on Raspberry Pi OS on a Pi 4 (the files that say so,
+    as pi-gen and the device tree write them), unless it says otherwise."""
+    here = tmp_path_factory.mktemp("pi")
+    (here / "rpi-issue").write_text("Raspberry Pi reference 2024-11-19\n")
+    (here / "model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
+    monkeypatch.setenv("INSTALL_RPI_ISSUE", str(here / "rpi-issue"))
+    monkeypatch.setenv("INSTALL_MODEL_FILE", str(here / "model"))
+
+
 def script(
     name: str, *args: str | Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess:
@@ -469,3 +480,60 @@ def test_purge_at_a_terminal_asks_first(tmp_path, answer, kept):
         assert done.stdout == "Nothing was changed. (Without --purge, uninstall.sh keeps them.)\n"
     else:
         assert done.returncode == 0, done.stderr
+
+
+# --- another system than Raspberry Pi OS, another machine than a Pi, prepared wheels -------
+
+
+def elsewhere(tmp_path: Path, model: str | None) -> dict[str, str]:
+    """The environment of a system that is not Raspberry Pi OS (no /etc/rpi-issue), on a
+    Pi whose device tree names it ``model``, or (None) on a machine without one."""
+    env = {"INSTALL_RPI_ISSUE": str(tmp_path / "no-rpi-issue")}
+    env["INSTALL_MODEL_FILE"] = str(tmp_path / "model")
+    if model is not None:
+        (tmp_path / "model").write_bytes(model.encode() + b"\0")
+    return env
+
+
+def test_not_raspberry_pi_os_skips_only_its_own_steps(tmp_path):
+    done = script("install.sh", "--dry-run", env=elsewhere(tmp_path, "Raspberry Pi 4 Model B"))
+    assert done.returncode == 0, done.stderr
+    numbers = [int(m) for m in re.findall(r"^ ?(\d+)\. ", done.stdout, re.MULTILINE)]
+    assert numbers == list(range(1, STEPS + 1))
+    skipped = re.findall(
+        r"^    skipped: not Raspberry Pi OS \(no .*no-rpi-issue\)", done.stdout, re.M
+    )
+    assert len(skipped) == 2 and "raspi-config nonint" not in done.stdout  # I2C, the console
+    assert "packages from the OS: python3-venv python3-spidev i2c-tools\n" in done.stdout
+    assert "not python3-lgpio: Raspberry Pi OS has it" in done.stdout
+    assert re.search(r"would run: .*/pip install .*\(a copy of .*\)\[pi\]$", done.stdout, re.M)
+    assert 'pin_factory = "mock"' not in done.stdout  # a Pi: its pins, through lgpio
+
+
+@needs_systemd
+def test_off_a_pi_the_new_config_uses_mock_pins(tmp_path):
+    root = tmp_path / "root"
+    done = script("install.sh", "--root", root, "--hub", env=elsewhere(tmp_path, None))
+    assert done.returncode == 0, done.stderr
+    assert 'pin_factory = "mock" (not a Raspberry Pi: no GPIO pins, no buzzer)' in done.stdout
+    config = _config(root)
+    assert config["gpio"]["pin_factory"] == "mock" and config["pads"]["source"] == "hub"
+    # mock pins play no PWM: the recommended passive buzzer would stop the service at once
+    assert config["pins"]["buzzer"] is False
+    assert "[pi]" not in done.stdout  # no lgpio at all: nothing would open it
+    on_a_pi = tmp_path / "pi"
+    assert script("install.sh", "--root", on_a_pi).returncode == 0
+    assert _config(on_a_pi)["gpio"]["pin_factory"] == "auto"
+
+
+def test_the_wheels_folder_is_pips_only_source(tmp_path):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    done = script("install.sh", "--dry-run", "--wheels", wheels)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"install.sh: --wheels: '{wheels}' holds no wheels (*.whl)\n"
+    (wheels / "gpiozero-2.0.1.post3-py3-none-any.whl").write_bytes(b"")
+    done = script("install.sh", "--dry-run", f"--wheels={wheels}")
+    assert done.returncode == 0, done.stderr
+    assert f"--root-user-action=ignore --no-index --find-links {wheels} (a copy" in done.stdout
+    assert script("install.sh", "--wheels").stderr == "install.sh: --wheels needs a folder\n"

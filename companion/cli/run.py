@@ -12,6 +12,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
+from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory
+
 from ..app.compose import PinSource, Spec, WatcherSource, build
 from ..app.config import ConfigError
 from ..app.device import SPLASH, OpenDevice, device_pins, device_spec
@@ -20,6 +23,7 @@ from ..app.inputs import InputSource
 from ..app.notify import Notifier
 from ..errors import CompanionError
 from ..hw.pinfactory import SERVICE, PinsUnavailable
+from ..sim import wire
 
 EXIT_BAD_INPUT = 2  # a mistake in the config: the unit's RestartPreventExitStatus=2
 EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
@@ -56,7 +60,24 @@ class Machine:
     watchers: tuple[WatcherSource, ...] = ()  # beside the page for phones
 
 
-PI = Machine()
+def wired_pins(found: Effective, environ: Mapping[str, str] = os.environ) -> PinSource:
+    """The device's pins; mock pins with ``COMPANION_TEST_PINS`` set are pressed from
+    outside through a FIFO there (``sim/wire.py``: the appliance test's fingers)."""
+    opened = device_pins(found)
+    path = environ.get(wire.VARIABLE)
+    if not path:
+        return opened
+
+    def open_pins(stack: ExitStack, report: Callable[[str], None]) -> Factory:
+        factory = opened(stack, report)
+        if isinstance(factory, MockFactory):
+            stack.enter_context(wire.PinWire(factory, Path(path), report))
+        return factory
+
+    return open_pins
+
+
+PI = Machine(pins=wired_pins)
 
 
 def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) -> int:

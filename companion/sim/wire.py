@@ -1,0 +1,75 @@
+"""Mock pins pressed from outside the process: the appliance test's fingers on the host
+buttons of a machine without GPIO (docs/appliance-test.md).
+
+``companion run`` with ``[gpio] pin_factory = "mock"`` and ``COMPANION_TEST_PINS`` set in
+its environment makes a FIFO at that path. Each line written to it, ``low PIN`` or
+``high PIN`` (a BCM number), drives that mock pin as a finger on a button does: a press
+pulls its pin low, a release lets it go high. Nothing else sets the variable (the
+appliance test's drop-in does); without it, or with real pins, nothing is made.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory
+
+from ..errors import Closing, clip
+
+VARIABLE = "COMPANION_TEST_PINS"
+LINE = 80  # bytes: a longer line is no command
+
+
+class PinWire(Closing):
+    """The FIFO at ``path`` and the thread that drives ``factory``'s pins from its lines;
+    a line it cannot use is told to ``report`` and skipped."""
+
+    def __init__(self, factory: MockFactory, path: Path, report: Callable[[str], None]) -> None:
+        self._factory = factory
+        self._report = report
+        self._path = path
+        path.unlink(missing_ok=True)  # a FIFO left by a killed run
+        os.mkfifo(path, 0o600)
+        # Read and write: the FIFO never reads as ended when a writer closes it.
+        self._fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        self._wake_read, self._wake = os.pipe()
+        self._thread = threading.Thread(target=self._run, name="pin-wire", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        pending = b""
+        while True:
+            ready, _, _ = select.select([self._fd, self._wake_read], [], [])
+            if self._wake_read in ready:
+                return
+            pending += os.read(self._fd, 4096)
+            *lines, pending = pending.split(b"\n")
+            pending = pending[-LINE:]
+            for line in lines:
+                self.apply(line.decode(errors="replace"))
+
+    def apply(self, line: str) -> None:
+        """Drives the pin ``line`` names (``low 21``, ``high 21``)."""
+        words = line.split()
+        if len(words) != 2 or words[0] not in ("low", "high") or not words[1].isdigit():
+            self._report(f"{VARIABLE}: not 'low PIN' or 'high PIN': {clip(line)}")
+            return
+        pin = self._factory.pin(int(words[1]))
+        if words[0] == "low":
+            pin.drive_low()
+        else:
+            pin.drive_high()
+
+    def close(self) -> None:
+        if self._wake < 0:
+            return
+        os.write(self._wake, b"x")
+        self._thread.join(timeout=5)
+        for fd in (self._fd, self._wake_read, self._wake):
+            os.close(fd)
+        self._wake = -1
+        self._path.unlink(missing_ok=True)
