@@ -327,6 +327,18 @@ def test_run_never_calls_a_config_error_missing_hardware(tmp_path, mock_hardware
     )
 
 
+def test_a_passive_buzzer_on_pins_without_pwm_is_a_config_mistake(tmp_path, mock_hardware):
+    """gpiozero's plain mock pins (as its native ones) play no PWM: exit 2, not "missing
+    hardware" (3, which the service would retry for ever), and the line says the way out."""
+    err = io.StringIO()
+    text = '[sound]\nbuzzer = "passive"\n'
+    assert run_command(str(write(tmp_path, text)), err=err, machine=mock_hardware.machine()) == 2
+    assert err.getvalue().splitlines()[-1] == (
+        "companion run: buzzer: a passive buzzer needs PWM on GPIO 18, which MockFactory's "
+        'pins do not play; set [sound] buzzer = "active" or [gpio] pin_factory = "lgpio"'
+    )
+
+
 def test_run_without_hardware_points_at_simulate(tmp_path):
     err = io.StringIO()
     assert run_command(str(write(tmp_path, "")), err=err) == 3  # retried by the service

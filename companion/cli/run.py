@@ -22,6 +22,7 @@ from ..app.effective import Effective, effective
 from ..app.inputs import InputSource
 from ..app.notify import Notifier
 from ..errors import CompanionError
+from ..hw.buttons import WiringError
 from ..hw.pinfactory import SERVICE, PinsUnavailable
 from ..sim import wire
 
@@ -98,7 +99,7 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
     with ExitStack() as stack:
         try:
             table = build(spec, stack)
-        except ConfigError as e:  # a config mistake, never "no hardware"
+        except (ConfigError, WiringError) as e:  # a config mistake, never "no hardware"
             err.write(f"companion run: {e}\n")
             return EXIT_BAD_INPUT
         except PinsUnavailable as e:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 
-from gpiozero import Buzzer, DigitalInputDevice, PWMOutputDevice
+from gpiozero import Buzzer, DigitalInputDevice, PinPWMUnsupported, PWMOutputDevice
 from gpiozero.pins import Factory
 
 from ..errors import Closing, CompanionError
@@ -27,6 +27,21 @@ BOUNCE_TIME = 0.01
 
 class WiringError(CompanionError, ValueError):
     """A part given pins it cannot work with."""
+
+
+def _buzzer_device(kind: str, pin: int, pin_factory: Factory) -> Buzzer | PWMOutputDevice:
+    """The gpiozero device for a buzzer of ``kind``; a passive one on pins that play no
+    PWM (gpiozero's native pins) is a wiring mistake, said as one, not missing hardware."""
+    if kind != "passive":
+        return Buzzer(pin, pin_factory=pin_factory)
+    try:
+        return PWMOutputDevice(pin, pin_factory=pin_factory)
+    except PinPWMUnsupported:
+        raise WiringError(
+            f"buzzer: a passive buzzer needs PWM on GPIO {pin}, which "
+            f"{type(pin_factory).__name__}'s pins do not play; "
+            'set [sound] buzzer = "active" or [gpio] pin_factory = "lgpio"'
+        ) from None
 
 
 class HostButtons(Closing):
@@ -122,8 +137,7 @@ class Beeper(Closing):
         self._on = True
         self._device: Buzzer | PWMOutputDevice | None = None
         if pin is not None:
-            device = PWMOutputDevice if kind == "passive" else Buzzer
-            self._device = device(pin, pin_factory=pin_factory)
+            self._device = _buzzer_device(kind, pin, pin_factory)
         self._stop = threading.Event()
         self._player: threading.Thread | None = None
         self.count = 0
