@@ -12,7 +12,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 
-from gpiozero import Buzzer, DigitalInputDevice, PinPWMUnsupported, PWMOutputDevice
+from gpiozero import Buzzer, DigitalInputDevice, PWMOutputDevice
+from gpiozero.exc import PinPWMUnsupported
 from gpiozero.pins import Factory
 
 from ..errors import Closing, CompanionError
@@ -29,7 +30,7 @@ class WiringError(CompanionError, ValueError):
     """A part given pins it cannot work with."""
 
 
-def _buzzer_device(kind: str, pin: int, pin_factory: Factory) -> Buzzer | PWMOutputDevice:
+def _buzzer_device(kind: str, pin: int | str, pin_factory: Factory) -> Buzzer | PWMOutputDevice:
     """The gpiozero device for a buzzer of ``kind``; a passive one on pins that play no
     PWM (gpiozero's native pins) is a wiring mistake, said as one, not missing hardware."""
     if kind != "passive":
