@@ -96,17 +96,15 @@ def test_an_unknown_name_is_refused_with_the_file_and_the_key(tmp_path):
 # --- which factory ------------------------------------------------------------------------
 
 
-def test_mock_is_gpiozeros_mock_factory(monkeypatch):
-    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpin")  # gpiozero's own choice
+def test_mock_is_gpiozeros_mock_factory():
     factory = pin_factory("mock", {})
     assert type(factory) is MockFactory and type(factory.pin(18)) is MockPin
     factory.reset()
 
 
-def test_mock_pins_play_pwm_for_a_passive_buzzer(monkeypatch):
-    """The service on mock pins with the recommended passive buzzer: its PWM plays (with
-    gpiozero's plain mock pins it stopped at once: PinPWMUnsupported)."""
-    monkeypatch.delenv("GPIOZERO_MOCK_PIN_CLASS", raising=False)
+def test_mock_pins_play_pwm_as_gpiozero_lets_them(monkeypatch):
+    """A passive buzzer needs PWM: gpiozero's GPIOZERO_MOCK_PIN_CLASS gives such pins."""
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
     factory = pin_factory("mock", {})
     buzzer = PWMOutputDevice(18, pin_factory=factory)
     buzzer.frequency, buzzer.value = 440, 0.5

@@ -29,14 +29,13 @@ from collections.abc import Callable, Mapping
 from importlib import import_module
 
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 
 from ..errors import CompanionError, clip
 from .gpiochip import ChipNotFound, header_chip
 
 AUTO = "auto"
 ENVIRONMENT = "GPIOZERO_PIN_FACTORY"
-MOCK_PIN_CLASS = "GPIOZERO_MOCK_PIN_CLASS"  # gpiozero's: which kind of mock pin
 # Our names are gpiozero's entry points (group "gpiozero_pin_factories") for the same
 # classes, so GPIOZERO_PIN_FACTORY means here what it means to gpiozero.
 FACTORIES = {
@@ -161,11 +160,8 @@ class _Opener:
 
     def open(self, name: str) -> Factory:
         """A new factory of the backend ``name``; ``_Missing`` if its library is not
-        installed. Mock pins play PWM (one factory's pins are all of one kind: gpiozero's
-        plain ones would refuse a passive buzzer), unless ``GPIOZERO_MOCK_PIN_CLASS``
-        names another kind."""
-        if name == "mock":
-            return MockFactory(pin_class=os.environ.get(MOCK_PIN_CLASS) or MockPWMPin)
+        installed. (gpiozero's mock pins play no PWM unless ``GPIOZERO_MOCK_PIN_CLASS``
+        is ``mockpwmpin``: one factory's pins are all of one kind.)"""
         module_name, class_name = FACTORIES[name].split(":")
         try:
             module = import_module(module_name)
