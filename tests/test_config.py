@@ -19,6 +19,7 @@ from companion.cli.run import run_command
 from companion.errors import CompanionError, where
 from companion.game.boards import profile
 from companion.game.settings import board_of
+from companion.hw.buttons import Beeper, WiringError
 from companion.rules import Board
 
 OWN_RATES = [None, [3, 1], [3, 1]] + [[2, 1]] * 5 + [[3, 2]] * 8
@@ -327,16 +328,32 @@ def test_run_never_calls_a_config_error_missing_hardware(tmp_path, mock_hardware
     )
 
 
-def test_a_passive_buzzer_on_pins_without_pwm_is_a_config_mistake(tmp_path, mock_hardware):
-    """gpiozero's plain mock pins (as its native ones) play no PWM: exit 2, not "missing
-    hardware" (3, which the service would retry for ever), and the line says the way out."""
-    err = io.StringIO()
-    text = '[sound]\nbuzzer = "passive"\n'
-    assert run_command(str(write(tmp_path, text)), err=err, machine=mock_hardware.machine()) == 2
-    assert err.getvalue().splitlines()[-1] == (
-        "companion run: buzzer: a passive buzzer needs PWM on GPIO 18, which MockFactory's "
-        'pins do not play; set [sound] buzzer = "active" or [gpio] pin_factory = "lgpio"'
+def test_a_passive_buzzer_on_pins_without_pwm_is_a_config_mistake():
+    """Real pins with no PWM (gpiozero's native ones: here mock pins behind a factory that
+    is not a MockFactory): exit 2, not "missing hardware" (3, which the service would
+    retry for ever), and the line says the way out."""
+    from gpiozero.pins import Factory
+    from gpiozero.pins.mock import MockFactory
+
+    class NoPwm(Factory):
+        def __init__(self):
+            super().__init__()
+            self.mock = MockFactory()
+
+        def pin(self, name):
+            return self.mock.pin(name)
+
+        def _get_board_info(self):
+            return self.mock.board_info
+
+    factory = NoPwm()
+    with pytest.raises(WiringError) as caught:
+        Beeper(18, kind="passive", volume=5, pin_factory=factory)
+    assert str(caught.value) == (
+        "buzzer: a passive buzzer needs PWM on GPIO 18, which NoPwm's pins do not play; "
+        'set [sound] buzzer = "active" or [gpio] pin_factory = "lgpio"'
     )
+    factory.mock.reset()
 
 
 def test_run_without_hardware_points_at_simulate(tmp_path):

@@ -228,6 +228,19 @@ SPI_PASSIVE = (
 )
 
 
+def test_a_passive_buzzer_on_plain_mock_pins_is_silent(tmp_path, monkeypatch):
+    """gpiozero's plain mock pins play no PWM, and nothing is heard on them anyway: the
+    table opens with a silent buzzer instead of stopping (PinPWMUnsupported)."""
+    monkeypatch.delenv("GPIOZERO_MOCK_PIN_CLASS", raising=False)
+    reports: list[str] = []
+    stack, table, _ = open_on_mock(
+        tmp_path, SPI_PASSIVE + '[gpio]\npin_factory = "mock"\n', reports
+    )
+    assert table.beeper.kind == "passive" and table.beeper.device is None
+    assert not table.beeper.has_volume
+    stack.close()
+
+
 @pytest.mark.parametrize(
     ("text", "environment"),
     [
@@ -237,7 +250,7 @@ SPI_PASSIVE = (
     ],
 )
 def test_every_device_gets_the_one_configured_factory(tmp_path, monkeypatch, text, environment):
-    monkeypatch.delenv("GPIOZERO_MOCK_PIN_CLASS", raising=False)  # mock pins play PWM
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")  # for the passive buzzer
     if environment is not None:
         monkeypatch.setenv("GPIOZERO_PIN_FACTORY", environment)
     reports: list[str] = []
