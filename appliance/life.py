@@ -460,7 +460,13 @@ class Game:
             backup = source == "previous"
         run.button("ok")
         number = len(self.rounds) + 1
-        after = run.wait_view(f"round {number} resumed", kind("ChoosingView", round=number), 30)
+        # the rows are compared once the supply has moved them: while it runs the page
+        # shows them on their way
+        after = run.wait_view(
+            f"round {number} resumed",
+            lambda v: kind("ChoosingView", round=number)(v) and v["phase"] == "select",
+            30,
+        )
         model = state_of(self.doc())
         exactly = (
             exactly
