@@ -29,6 +29,7 @@ from run import (
     seats_text,
     state_of,
     strip_history,
+    supplied,
 )
 from vm import REPO, Machine
 
@@ -467,13 +468,12 @@ class Game:
             lambda v: kind("ChoosingView", round=number)(v) and v["phase"] == "select",
             30,
         )
-        model = state_of(self.doc())
         exactly = (
             exactly
             and body["rounds"] == len(self.rounds)
             and body["players"] == self.setup["players"]
             and body["backup"] == backup
-            and after["board"]["rows"] == model["rows"]
+            and after["board"]["rows"] == supplied(self.doc())
             and not any(after["body"]["placed"])
         )
         fault = {
@@ -487,7 +487,10 @@ class Game:
         self.faults.append(fault)
         run.notes["faults"] = self.faults
         if not exactly:
-            raise Failed(f"after '{name}' the table did not resume exactly: {body} {after}")
+            raise Failed(
+                f"after '{name}' the table did not resume exactly: {body} {after}; "
+                f"the rows by the model: {supplied(self.doc())}"
+            )
         return True
 
     # --- the end --------------------------------------------------------------------------

@@ -38,7 +38,8 @@ from pathlib import Path
 from vm import REPO, Machine
 
 sys.path.insert(0, str(REPO / "tests"))
-import reference_replay  # the independent model of the rules (tests/model.py)
+import model  # the independent model of the rules
+import reference_replay  # its replay
 
 BUILD = REPO / "build/appliance"
 HERE = Path(__file__).resolve().parent
@@ -413,11 +414,27 @@ def state_of(record: dict) -> dict:
     return reference_replay.replay(record)
 
 
+def supplied(record: dict) -> dict:
+    """The rows once the next round's supply phase has moved them, by the model."""
+    rows, step = state_of(record)["rows"], model.SUPPLY[record["players"]]
+    return {row: min(15, n + step) for row, n in rows.items()}  # a row holds 15 at most
+
+
 def strip_history(record: dict) -> dict:
     return {k: v for k, v in record.items() if k not in ("history",)}
 
 
-__all__ = ["EVENTS", "Failed", "Run", "kind", "re", "seats_text", "state_of", "strip_history"]
+__all__ = [
+    "EVENTS",
+    "Failed",
+    "Run",
+    "kind",
+    "re",
+    "seats_text",
+    "state_of",
+    "strip_history",
+    "supplied",
+]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -196,19 +196,36 @@ def test_another_protocol_is_shown_each_answer_and_logged_once():
 
 def test_a_hub_of_protocol_1_is_told_apart_by_its_error_and_shown():
     """Protocol 1's firmware takes "hello 2 NONCE" for no hello at all: ``error unknown``,
-    its only answer, said while our hello waits. The table shows it as protocol 1's."""
+    its only answer, to every hello. The table shows it as protocol 1's from the second."""
     pure = Pure()
     pure.session.opened(0.0)
-    for now in (0.1, 1.1):
+    for now in (0.1, 1.1, 2.1):
         pure.hub("error unknown", now)
         pure.session.tick(now + 0.9)
     assert pure.events == [HubMismatch(1, 2)] * 2
     assert pure.logs == [OLD_FIRMWARE.format(ours=2)]
     assert "make flash" in pure.logs[0] and "protocol 1" in pure.logs[0]
-    pure.answer(2.5)  # flashed meanwhile
-    pure.hub("error unknown", 2.6)  # from now on a line of ours it could not take
+    pure.answer(3.5)  # flashed meanwhile
+    pure.hub("error unknown", 3.6)  # from now on a line of ours it could not take
     assert pure.session.answered and pure.events == [HubMismatch(1, 2)] * 2
     assert pure.logs[1:] == ["pad hub: it could not take a line of ours (unknown)"]
+
+
+def test_the_hubs_complaints_of_its_own_echoed_lines_at_open_are_not_an_old_hub():
+    """Until the port is set raw, a moment after it opens, the tty echoes the hub's lines
+    back to it, and the hub answers them ``error unknown`` or ``error crc`` before our
+    hello's answer. Seen on the appliance test's USB gadget: the table then said the
+    firmware was old. Only the same answer to a second hello says that."""
+    pure = Pure()
+    pure.session.opened(0.0)
+    pure.hub("error unknown", 0.05)
+    pure.hub("error crc", 0.06)
+    pure.answer(0.3)
+    assert pure.session.answered and pure.events == [] and pure.logs == []
+    pure.session.opened(5.0)  # a port opened again starts the count again
+    pure.hub("error unknown", 5.1)
+    pure.answer(5.3)
+    assert pure.session.answered and pure.events == [] and pure.logs == []
 
 
 def test_only_the_answer_to_the_latest_hello_starts_a_session():
@@ -447,6 +464,8 @@ def test_a_hub_of_another_protocol_is_shown_and_picked_up_once_flashed(connect, 
 def test_a_hub_of_protocol_1_is_shown_and_picked_up_once_flashed(connect, hub, seen, clock):
     hub.old = True
     pads = connect()
+    seen.wait(lambda: len(seen.hellos) >= 1, "the first hello")  # answered "error unknown"
+    clock.now += 1.0  # the second hello, answered so too: protocol 1's
     seen.wait(lambda: HubMismatch(1, 2) in seen.events, "the notice")
     assert seen.logs == [OLD_FIRMWARE.format(ours=2)]
     hub.old = False  # flashed

@@ -79,12 +79,14 @@ class Session:
         self._heard_at = 0.0  # when the last readable line came
         self._bad = False  # inside a burst of unreadable lines (already logged)
         self._mismatch_said = False  # another protocol, or an old hub: said once
+        self._hellos = self._unknowns = 0  # said since the port opened; "error unknown"s
         self._stuck_said: set[Key] = set()
 
     def opened(self, now: float) -> None:
         """A fresh port: say hello at once, and count the silence from now."""
         self._lines.reset()  # a burst of bad lines goes on across ports: said once
         self.answered = False
+        self._hellos = self._unknowns = 0
         self._hello_at = self._heard_at = now
         self.tick(now)
 
@@ -98,8 +100,8 @@ class Session:
             else:
                 self._heard_at = now
                 self._bad = isinstance(message, Error) and self._bad
-                if isinstance(message, Error) and message.what == "unknown" and not self.answered:
-                    self._old_hub()  # it took our hello for no hello at all
+                if isinstance(message, Error) and not self.answered:
+                    self._before_answer(message)
                 elif isinstance(message, Error) and message.what != "proto":  # proto: said apart
                     self._unreadable(f"it could not take a line of ours ({message.what})")
                 self._take(message, now)
@@ -113,6 +115,7 @@ class Session:
         if not self.answered and now >= self._hello_at:
             self._nonce = self._new_nonce()
             self._send(hublink.hello(self._nonce))
+            self._hellos += 1
             self._hello_at = now + HELLO_EVERY
         return True
 
@@ -154,11 +157,16 @@ class Session:
         self.answered = True
         self._expect = (message.seq + 1) % hublink.SEQ_MOD
 
-    def _old_hub(self) -> None:
-        """An ``error unknown`` while our hello waits for its answer: only a hub of
-        protocol 1, which knows no nonce, answers a hello so (a hub of ours never says
-        it to a line the host sends)."""
-        self._mismatch(1, OLD_FIRMWARE.format(ours=PROTO))
+    def _before_answer(self, error: Error) -> None:
+        """The hub's error while our hello waits for its answer. Protocol 1's firmware,
+        which knows no nonce, answers every hello ``error unknown``: two of them, once a
+        second hello has gone, say it is old. One alone is not enough, nor is any other error
+        then: the tty echoes what the hub sends until the port is set raw (a moment after
+        it opens), and the hub complains of its own lines coming back."""
+        if error.what == "unknown":
+            self._unknowns += 1
+            if self._unknowns >= 2 and self._hellos >= 2:
+                self._mismatch(1, OLD_FIRMWARE.format(ours=PROTO))
 
     def _mismatch(self, hub: int, why: str) -> None:
         if not self._mismatch_said:
