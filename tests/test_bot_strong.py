@@ -53,7 +53,9 @@ def test_strong_wins_far_more_than_its_share_against_two_normal_bots() -> None:
         board = random_board(rng) if game % 2 else profile(rng.choice(["standard", "winter"]))
         winners = outcome(play_bots(bots, board).replay()).winners
         share += (seat in winners) / len(winners)
-    assert share / GAMES > 0.55  # 67% with these seeds
+    # 87.5% with these seeds; the search with a draw of its own per playout (UCB1)
+    # won 67%: common draws count most when playouts are few, as on a Pi Zero
+    assert share / GAMES > 0.75
 
 
 def test_the_budget_on_the_clock_is_the_number_of_clock_reads() -> None:
