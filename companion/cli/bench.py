@@ -86,8 +86,9 @@ def engine_playouts_per_s(
     A playout is what its search repeats: from a mid-game position, the round being
     decided with one candidate for the seat and the others' selections drawn from their
     models (one draw a sweep of the candidates), then one more round of random legal
-    play, and the score of the position reached. The searches are set up first; only the playouts are timed: ``playouts``
-    from each of ``positions`` positions, the best of ``REPEAT`` runs.
+    play, and the score of the position reached. The searches are set up first; only
+    the playouts are timed: ``playouts`` from each of ``positions`` positions, the best
+    of ``REPEAT`` runs.
     """
     from ..game.bots import StrongBot
 
