@@ -85,9 +85,10 @@ def engine_playouts_per_s(
 
     A playout is what its search repeats: from a mid-game position, the round being
     decided with one candidate for the seat and the others' selections drawn from their
-    models, then one more round of random legal play, and the score of the position
-    reached. The searches are set up first; only the playouts are timed: ``playouts``
-    from each of ``positions`` positions, the best of ``REPEAT`` runs.
+    models (one draw a sweep of the candidates), then one more round of random legal
+    play, and the score of the position reached. The searches are set up first; only
+    the playouts are timed: ``playouts`` from each of ``positions`` positions, the best
+    of ``REPEAT`` runs.
     """
     from ..game.bots import StrongBot
 
@@ -100,7 +101,9 @@ def engine_playouts_per_s(
         start = clock()
         for search, candidates in searches:
             for n in range(playouts):
-                search.playout(candidates[n % len(candidates)])
+                if n % len(candidates) == 0:  # a sweep: every candidate, the same draw
+                    draw = search.draw()
+                search.playout(candidates[n % len(candidates)], draw)
         best = min(best, clock() - start)
     return len(searches) * playouts / best
 

@@ -1,17 +1,20 @@
 """Flat Monte Carlo over one seat's selections, for the strong bot.
 
-Each iteration picks one of the seat's candidate selections (UCB1), draws every other
-seat's play from a model of that seat (selections with weights, built from public
-information only), plays the round with the rules engine, then a few more rounds of
-random play, and scores the position reached for the seat. It iterates until the clock
-passes the deadline. Time comes from an injected clock, so a fake clock that advances
-per call fixes the number of iterations: the answer is then a function of the random
-generator's seed and the question alone.
+The search goes in sweeps. A sweep draws every other seat's play from a model of that
+seat (selections with weights, built from public information only) and the random
+numbers of a few more rounds of random play; then each of the seat's candidate
+selections is played against that same draw with the rules engine, and the position
+reached is scored for the seat. Every candidate meets the same draws (common random
+numbers), so the luck of a draw falls on all of them alike and the comparison measures
+their differences, not the draws' noise. It sweeps until the clock passes the deadline
+and plays the candidate with the best mean over the sweeps every candidate finished.
+Time comes from an injected clock, so a fake clock that advances per call fixes the
+number of playouts: the answer is then a function of the random generator's seed and
+the question alone.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from bisect import bisect
 from collections.abc import Callable, Sequence
@@ -24,8 +27,7 @@ from ..rules.tables import END_RATE
 Clock = Callable[[], float]  # seconds, from any origin
 Selection = tuple[int, ...]
 
-ROLLOUT_ROUNDS = 1  # random rounds after the one decided: the first round dominates
-EXPLORE = 3.0  # UCB1's constant, in the score's unit (about a VP)
+ROLLOUT_ROUNDS = 1  # random rounds after the one decided: none or two won less
 WIN = 10.0  # a game won (or lost) in the search counts this much over the VP margin
 CARD_VALUE = 0.25  # a card kept in hand: options and Beggar goods (as the normal bot)
 
@@ -50,6 +52,16 @@ class Arm:
     @property
     def mean(self) -> float:
         return self.total / self.visits
+
+
+@dataclass(slots=True)
+class Draw:
+    """One sweep's luck: each other seat's play (a bitmask; the searching seat's place is
+    overwritten by each candidate in turn) and, for every rollout round, one random
+    number in [0, 1) per seat that picks its selection among those its hand allows."""
+
+    plays: list[int]
+    rolls: tuple[tuple[float, ...], ...]
 
 
 @dataclass(slots=True)
@@ -78,46 +90,61 @@ class Search:
         ]
 
     def run(self, candidates: Sequence[Selection], clock: Clock, deadline: float) -> Selection:
-        """The candidate with the best mean score when the clock passes ``deadline``;
-        the first candidate if there was no time for a single playout."""
-        self.arms = [Arm(sel) for sel in candidates]
-        while clock() < deadline:
-            arm = self._pick()
-            arm.total += self.playout(arm.selection)
-            arm.visits += 1
-            self.iterations += 1
-        tried = [a for a in self.arms if a.visits]
+        """The candidate with the best mean score over the sweeps every candidate
+        finished by ``deadline``; the first candidate if there was no time for one
+        playout. A sweep cut by the deadline is left out (its draw would favour the
+        candidates it reached), unless it is the only one."""
+        self.arms = arms = [Arm(sel) for sel in candidates]
+        owns = [mask(sel) for sel in candidates]
+        while True:
+            draw = self.draw()
+            sweep = []
+            for own in owns:
+                if clock() >= deadline:
+                    break
+                sweep.append(self._playout(own, draw))
+                self.iterations += 1
+            if len(sweep) < len(owns) and arms[0].visits:
+                break
+            for arm, value in zip(arms, sweep, strict=False):
+                arm.total += value
+                arm.visits += 1
+            if len(sweep) < len(owns):
+                break
+        tried = [a for a in arms if a.visits]
         if not tried:
-            return self.arms[0].selection
+            return arms[0].selection
         # max keeps the first of equal means: candidates come best-first from the caller
         return max(tried, key=lambda a: a.mean).selection
 
-    def _pick(self) -> Arm:
-        for arm in self.arms:
-            if not arm.visits:
-                return arm
-        log_n = math.log(self.iterations)
-        return max(self.arms, key=lambda a: a.mean + EXPLORE * math.sqrt(log_n / a.visits))
-
-    def playout(self, mine: Selection) -> float:
-        """The decided round with the others' plays drawn from their models, then
-        ``ROLLOUT_ROUNDS`` of random play; the seat's score in the position reached."""
+    def draw(self) -> Draw:
+        """The others' plays drawn from their models and the rollout's random numbers."""
         rnd = self.rng.random
-        own = mask(mine)
         # random.choices with cum_weights, inlined: the same draw, without its set-up
-        plays = [own if d is None else d[0][bisect(d[1], rnd() * d[1][-1])] for d in self._draws]
+        plays = [-1 if d is None else d[0][bisect(d[1], rnd() * d[1][-1])] for d in self._draws]
+        rolls = tuple(tuple([rnd() for _ in plays]) for _ in range(ROLLOUT_ROUNDS))
+        return Draw(plays, rolls)
+
+    def playout(self, mine: Selection, draw: Draw | None = None) -> float:
+        """The decided round with the others' plays of ``draw`` (a fresh one if None),
+        then ``ROLLOUT_ROUNDS`` of random play; the seat's score in the position reached."""
+        return self._playout(mask(mine), self.draw() if draw is None else draw)
+
+    def _playout(self, own: int, draw: Draw) -> float:
+        plays = draw.plays
+        plays[self.seat] = own
         table = self._root.fork()
         table.play_known(plays, self.offers(table))
         k = table.setup.cards_per_round
-        for _ in range(ROLLOUT_ROUNDS):
+        for roll in draw.rolls:
             # a hand short of a selection is only met in made-up positions (a hand keeps
             # the Beggar until it brings every card back): score what is there
             if table.finished or min(map(card_count, table.hands)) < k:
                 break
             drawn = []
-            for hand in table.hands:
+            for hand, x in zip(table.hands, roll, strict=True):
                 some = selections_of(hand, k)
-                drawn.append(some[int(rnd() * len(some))])
+                drawn.append(some[int(x * len(some))])
             table.play_known(drawn, self.offers(table))
         return score_table(table, self.seat)
 
