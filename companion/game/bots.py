@@ -194,50 +194,6 @@ def _scores(
     return scored
 
 
-def _shared_scores(
-    state: GameState, rng: random.Random, clock: Clock, deadline: float
-) -> list[list[tuple[tuple[int, ...], float]]]:
-    """Every seat's legal selections scored by the normal bot's measure, from one set of
-    rounds: each round plays a selection of every seat and scores it for all of them.
-
-    In each of ``GUESSES`` passes every seat plays its selections in a random order
-    (a seat with fewer than the longest list plays random ones after them), so each
-    selection meets at least ``GUESSES`` random plays of the others, as in ``_scores``,
-    for a third of the rounds at three seats: on a loaded machine or a slow one the
-    models are ready in time. The clock is read before each round; past ``deadline``
-    a seat's list holds only the selections scored by then, in the fixed order.
-    """
-    players, k = state.setup.players, state.setup.cards_per_round
-    sels = [list(itertools.combinations(sorted(hand), k)) for hand in state.hands]
-    masks = [[mask(sel) for sel in seat_sels] for seat_sels in sels]
-    longest = max(map(len, sels))
-    totals = [[0.0] * len(seat_sels) for seat_sels in sels]
-    counts = [[0] * len(seat_sels) for seat_sels in sels]
-    root, trades = Table(state), _TradeValues(state.setup.board)
-
-    def scored() -> list[list[tuple[tuple[int, ...], float]]]:
-        return [
-            [(sel, t / c) for sel, t, c in zip(sels[s], totals[s], counts[s], strict=True) if c]
-            for s in range(players)
-        ]
-
-    for _ in range(GUESSES):
-        orders = []
-        for seat_sels in sels:
-            order = list(range(len(seat_sels)))
-            rng.shuffle(order)
-            orders.append(order + [rng.randrange(len(order)) for _ in range(longest - len(order))])
-        for i in range(longest):
-            if clock() >= deadline:
-                return scored()
-            picks = [order[i] for order in orders]
-            gains = _gains(root, [masks[s][j] for s, j in enumerate(picks)], trades)
-            for s, j in enumerate(picks):
-                totals[s][j] += gains[s]
-                counts[s][j] += 1
-    return scored()
-
-
 def _best_offer(choice: TradeChoice) -> tuple[int, float]:
     """The goods to offer and what the trade is worth over keeping the goods."""
     spent, vp = max(choice.offers, key=lambda q: (q.vp - q.spent * GOOD_VP, -q.spent))
@@ -277,30 +233,6 @@ def _gain(root: Table, plays: list[int], seat: int, trades: _TradeValues) -> flo
     return mine - sum(values) / len(values)
 
 
-def _gains(root: Table, plays: list[int], trades: _TradeValues) -> list[float]:
-    """Every seat's normal-bot score of one round's plays (bitmasks): what it gains,
-    VP + goods / 3 + cards in hand / 4 + its trade's worth, minus the others' mean."""
-    table = root.fork()
-    table.play_known(plays)
-    worth = [0.0] * len(plays)
-    if table.trades is not None:
-        space, held_by = table.trades
-        for s, held in held_by:
-            worth[s] = trades[space, held]
-    vp0, goods0 = root.vp, root.goods
-    vp, goods, hands = table.vp, table.goods, table.hands
-    values = [
-        vp[s]
-        - vp0[s]
-        + (goods[s] - goods0[s]) * GOOD_VP
-        + hands[s].bit_count() * CARD_VP
-        + worth[s]
-        for s in range(len(plays))
-    ]
-    total, others = sum(values), len(values) - 1
-    return [v - (total - v) / others for v in values]
-
-
 CANDIDATES = 8  # the strong bot searches the normal bot's best few selections
 TEMPERATURE = 1.0  # how sharply a modelled seat prefers what the normal bot scores high
 
@@ -335,24 +267,25 @@ class StrongBot(_Seeded):
         """The search and its candidates, best first, built before ``deadline``.
 
         Every step stops at the deadline, so a slow machine cannot overrun the budget
-        by more than one round: the seats' selections are scored together
-        (``_shared_scores``); the candidates are the seat's selections scored in time
-        (one random legal selection if none was), and a seat not wholly scored in time
-        is modelled as playing uniformly.
+        by more than one selection's scoring: its own selections are scored first (the
+        candidates are those scored in time, or one random legal selection if none
+        was), then the others' models (a seat not modelled in time plays uniformly).
         """
         state, seat = view.state, view.seat
-        scored = _shared_scores(state, rng, self.clock, deadline)
-        mine = scored[seat] or [(rng.choice(legal_selections(view)), 0.0)]
+        mine = _scores(view, rng, self.clock, deadline)
+        if not mine:
+            mine = [(rng.choice(legal_selections(view)), 0.0)]
         mine.sort(key=lambda pair: -pair[1])  # stable: ties keep the fixed order
         models: list[Model | None] = []
         for s in range(state.setup.players):
-            legal = legal_selections(View(state, s))
+            other = View(state, s)
+            scored = [] if s == seat else _scores(other, rng, self.clock, deadline)
             if s == seat:
                 models.append(None)
-            elif len(scored[s]) < len(legal):
-                models.append(_model([(sel, 0.0) for sel in legal]))
+            elif len(scored) < len(legal_selections(other)):
+                models.append(_model([(sel, 0.0) for sel in legal_selections(other)]))
             else:
-                models.append(_model(scored[s]))
+                models.append(_model(scored))
         return Search(state, seat, models, rng), [sel for sel, _ in mine[:CANDIDATES]]
 
     def trade(self, view: View, plays: Plays) -> int:
