@@ -125,6 +125,24 @@ def test_a_locked_bot_shows_as_locked_and_its_cards_stay_hidden():
         assert draw(public_view(twin, 0.0), WORDS).tobytes() == draw(view, WORDS).tobytes()
 
 
+@pytest.mark.parametrize("skip", [False, True])
+def test_bots_alone_who_chose_during_the_supply_count_down_when_it_ends(skip):
+    """Bots answer while the rows still move; with nobody left to press a key the
+    countdown must start as the supply phase ends (by itself, or OK), not wait for ever."""
+    table = bot_game(0, ("easy", "normal", "strong"), PAUSES)
+    assert table.view.phase is Phase.SUPPLY
+    for ask in asks(table):
+        answer(table, ask)
+    assert table.view.phase is Phase.SUPPLY and table.view.body.placed == (2, 2, 2)
+    if skip:
+        table.ok()
+    else:
+        table.wait(PAUSES.supply)
+    assert table.view.phase is Phase.COUNTDOWN
+    table.wait(PAUSES.countdown)
+    assert table.view.phase is Phase.REVEAL
+
+
 def test_the_reveal_names_the_bots_seats():
     table = bot_game(1, ("normal",), PAUSES)
     table.play([(1, 2)])

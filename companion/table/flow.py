@@ -201,7 +201,7 @@ def _timeout(flow: Flow, now: float) -> Step:
     mode = flow.mode
     if isinstance(mode, Choosing):
         if mode.phase is Phase.SUPPLY:
-            return replace(flow, mode=replace(mode, phase=Phase.SELECT)), ()
+            return _round.supply_over(flow, mode, now), ()
         if mode.phase is Phase.COUNTDOWN:
             return _round.reveal(flow, mode, now)
         return flow, ()

@@ -34,6 +34,15 @@ def next_round(flow: Flow, now: float) -> Flow:
     return replace(flow, mode=mode, deadline=now + flow.settings.timing.supply)
 
 
+def supply_over(flow: Flow, mode: Choosing, now: float) -> Flow:
+    """The rows have moved: the seats choose on, or, every seat locked in meanwhile (bots
+    answer during the supply phase), the countdown starts, as at the last lock-in."""
+    if all(locked(flow, mode.chosen)):
+        countdown = Choosing(Phase.COUNTDOWN, mode.chosen)
+        return replace(flow, mode=countdown, deadline=now + flow.settings.timing.countdown)
+    return replace(flow, mode=replace(mode, phase=Phase.SELECT), deadline=None)
+
+
 def locked(flow: Flow, chosen: tuple[tuple[int, ...], ...]) -> tuple[bool, ...]:
     need = current_game(flow).state.setup.cards_per_round
     return tuple(len(c) == need for c in chosen)
@@ -44,7 +53,7 @@ def choose(flow: Flow, mode: Choosing, event: Press, now: float) -> Step:
     supply phase's animation, and the countdown: the reveal comes at once."""
     if isinstance(event, HostPress) and event.key is HostKey.OK:
         if mode.phase is Phase.SUPPLY:
-            return replace(flow, mode=replace(mode, phase=Phase.SELECT), deadline=None), ()
+            return supply_over(flow, mode, now), ()
         if mode.phase is Phase.COUNTDOWN:
             return reveal(replace(flow, deadline=None), mode, now)
     if not isinstance(event, PadDown) or event.seat not in flow.pads:
