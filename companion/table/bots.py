@@ -18,7 +18,7 @@ from ..game.bots import View as BotView
 from ..game.bots import make_bot
 from .effects import LOCKED, AskBot
 from .events import BotChose
-from .state import Choosing, Flow, Phase, Resolving, Step, current_game
+from .state import Choosing, Flow, Phase, Resolving, Step, counting_down, current_game
 
 __all__ = ["AskBot", "BotChose", "asks", "chose", "offer"]
 
@@ -55,10 +55,7 @@ def chose(flow: Flow, event: BotChose, now: float) -> Step:
         return flow, ()  # not a play of this seat: never from the shipped bots
     chosen = (*mode.chosen[:seat], cards, *mode.chosen[seat + 1 :])
     if all(len(c) == need for c in chosen) and mode.phase is Phase.SELECT:
-        countdown = Choosing(Phase.COUNTDOWN, chosen)
-        return replace(flow, mode=countdown, deadline=now + flow.settings.timing.countdown), (
-            LOCKED,
-        )
+        return counting_down(flow, chosen, now), (LOCKED,)
     return replace(flow, mode=replace(mode, chosen=chosen)), (LOCKED,)
 
 

@@ -18,6 +18,7 @@ from .state import (
     Resolving,
     Scores,
     Step,
+    counting_down,
     current_game,
     notice,
     seat_names,
@@ -38,8 +39,7 @@ def supply_over(flow: Flow, mode: Choosing, now: float) -> Flow:
     """The rows have moved: the seats choose on, or, every seat locked in meanwhile (bots
     answer during the supply phase), the countdown starts, as at the last lock-in."""
     if all(locked(flow, mode.chosen)):
-        countdown = Choosing(Phase.COUNTDOWN, mode.chosen)
-        return replace(flow, mode=countdown, deadline=now + flow.settings.timing.countdown)
+        return counting_down(flow, mode.chosen, now)
     return replace(flow, mode=replace(mode, phase=Phase.SELECT), deadline=None)
 
 
@@ -71,10 +71,10 @@ def choose(flow: Flow, mode: Choosing, event: Press, now: float) -> Step:
     chosen = (*mode.chosen[:seat], mine, *mode.chosen[seat + 1 :])
     all_in = locked(flow, chosen)
     if all(all_in):
-        mode, deadline = Choosing(Phase.COUNTDOWN, chosen), now + flow.settings.timing.countdown
+        after = counting_down(flow, chosen, now)
     else:
-        mode, deadline = Choosing(Phase.SELECT, chosen), None
-    return replace(flow, mode=mode, deadline=deadline), (LOCKED if all_in[seat] else CLICK,)
+        after = replace(flow, mode=Choosing(Phase.SELECT, chosen), deadline=None)
+    return after, (LOCKED if all_in[seat] else CLICK,)
 
 
 def reveal(flow: Flow, mode: Choosing, now: float) -> Step:

@@ -343,6 +343,13 @@ def current_game(flow: Flow) -> Game:
     return game
 
 
+def counting_down(flow: Flow, chosen: tuple[tuple[int, ...], ...], now: float) -> Flow:
+    """Every seat locked in: the countdown to the reveal starts."""
+    return replace(
+        flow, mode=Choosing(Phase.COUNTDOWN, chosen), deadline=now + flow.settings.timing.countdown
+    )
+
+
 def new_flow(
     boards: tuple[Board, ...],
     timing: Timing = TABLE,
