@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
+from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory
+
 from companion.app.compose import Table, build
 from companion.app.device import OpenDevice, device_pins, given_pins
 from companion.app.effective import Effective
@@ -85,3 +88,18 @@ class MockHardware:
 
     def machine(self, *events, seen=None, open_device=None):
         return mock_machine(self.factory, open_device or self.open, *events, seen=seen)
+
+
+class NoPwm(Factory):
+    """Pins that play no PWM and are not mock pins, as gpiozero's native ones: mock pins
+    behind a factory that is no ``MockFactory``."""
+
+    def __init__(self):
+        super().__init__()
+        self.mock = MockFactory()
+
+    def pin(self, name):
+        return self.mock.pin(name)
+
+    def _get_board_info(self):
+        return self.mock.board_info

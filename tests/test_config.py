@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from devices import MockHardware
+from devices import MockHardware, NoPwm
 
 from companion.app import config
 from companion.app.device import setup_flow
@@ -332,20 +332,6 @@ def test_a_passive_buzzer_on_pins_without_pwm_is_a_config_mistake():
     """Real pins with no PWM (gpiozero's native ones: here mock pins behind a factory that
     is not a MockFactory): exit 2, not "missing hardware" (3, which the service would
     retry for ever), and the line says the way out."""
-    from gpiozero.pins import Factory
-    from gpiozero.pins.mock import MockFactory
-
-    class NoPwm(Factory):
-        def __init__(self):
-            super().__init__()
-            self.mock = MockFactory()
-
-        def pin(self, name):
-            return self.mock.pin(name)
-
-        def _get_board_info(self):
-            return self.mock.board_info
-
     factory = NoPwm()
     with pytest.raises(WiringError) as caught:
         Beeper(18, kind="passive", volume=5, pin_factory=factory)

@@ -9,9 +9,10 @@ import sys
 import threading
 
 import pytest
+from devices import NoPwm
 
 from companion.app.config import shipped_pins
-from companion.cli import main
+from companion.cli import main, pads
 from companion.cli.pads import pads_command
 from companion.errors import where
 from companion.sim.matrix import SimulatedMatrix
@@ -171,6 +172,20 @@ def test_a_config_mistake_is_one_line(tmp_path, capsys):
         f"companion pads: {where(path)}: [gpio] pin_factory: not one of auto, lgpio, rpigpio, "
         'native, mock (did you mean lgpio?) (got "lgpoi")\n'
     )
+
+
+def test_a_passive_buzzer_on_pins_without_pwm_is_a_wiring_mistake(tmp_path, monkeypatch, capsys):
+    """Said as what it is, not as pins another program holds."""
+    factory = NoPwm()
+    monkeypatch.setattr(pads, "device_pins", lambda found: lambda stack, report: factory)
+    path = tmp_path / "companion.toml"
+    path.write_text('[sound]\nbuzzer = "passive"\n[paths]\nstate_dir = "."\n')
+    assert main(["pads", "--config", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "companion pads: buzzer: a passive buzzer needs PWM on GPIO 18, which NoPwm's pins "
+        'do not play; set [sound] buzzer = "active" or [gpio] pin_factory = "lgpio"'
+    )
+    factory.mock.reset()
 
 
 @pytest.mark.parametrize("count", ["0", "many"])

@@ -22,6 +22,7 @@ from ..app.device import device_pins
 from ..app.effective import effective
 from ..app.inputs import table_inputs
 from ..errors import CompanionError
+from ..hw.buttons import WiringError
 from ..hw.pinfactory import PinsUnavailable
 from ..table.events import STUCK, Event, HostDown, HostUp, HubMismatch, KeyStuck, PadDown, PadUp
 from ..ui.catalog import Catalog, catalog
@@ -63,7 +64,7 @@ def pads_command(
             cfg = found.config
             inputs = table_inputs(cfg, cfg.pads.source)
             keys = open_keys(found, inputs, stack, factory, report)
-        except (ConfigError, PinsUnavailable) as e:  # the settings', or no pins here
+        except (ConfigError, WiringError, PinsUnavailable) as e:  # the settings', or no pins
             err.write(f"{NAME}: {e}\n")
             return EXIT_BAD_INPUT
         except Exception as e:  # a pin another program holds, most likely
