@@ -356,29 +356,30 @@ class Game:
         return True
 
     def watchdog(self) -> None:
-        run = self.run
-        before = run.service()
-        t0 = run.journal_now()
-        run.guest(f"kill -STOP {before['MainPID']}")
-        run.until_active(200, after=before)
-        t1 = run.journal_now()
-        run.deliberate.append((t0, t1))
-        said = run.guest(
+        t0 = self.signalled("STOP", 200)
+        said = self.run.guest(
             f"journalctl -u companion --no-pager -o cat --since @{t0 // 10**6}"
             " | grep -c 'Watchdog timeout'",
             check=False,
         )
         ok = int(said.strip() or 0) >= 1 and self.resume("watchdog", backup=False)
-        run.checks["watchdog_restarted_hung_loop"] = ok
+        self.run.checks["watchdog_restarted_hung_loop"] = ok
 
     def crash(self) -> None:
+        self.signalled("KILL", 60)
+        self.run.checks["crash_restarted_into_resume"] = self.resume("crash", backup=False)
+
+    def signalled(self, signal: str, restart_within: float) -> int:
+        """The service's main process sent ``signal``, and started again by systemd within
+        ``restart_within`` s; the journal's time before it (the fault's traceback, from
+        then to the restart, is a deliberate one)."""
         run = self.run
         before = run.service()
         t0 = run.journal_now()
-        run.guest(f"kill -KILL {before['MainPID']}")
-        run.until_active(60, after=before)
+        run.guest(f"kill -{signal} {before['MainPID']}")
+        run.until_active(restart_within, after=before)
         run.deliberate.append((t0, run.journal_now()))
-        run.checks["crash_restarted_into_resume"] = self.resume("crash", backup=False)
+        return t0
 
     def cut(self) -> None:
         self.power_cut("cut", None)
