@@ -311,7 +311,8 @@ def _long_session(sim, presses: int) -> int:
 NOTES = (
     "engine: one core; a game is a random legal game replayed from its record, checked;",
     "a playout is the strong bot's: from a mid-game 3-seat position, the round decided",
-    "with the others' plays drawn from their models, one random round after it, scored.",
+    "with the others' plays drawn from their models, then the next round (the others at",
+    "random, the seat's best of 4 replies), scored.",
     "strong: decisions at the default budget on the real clock here; pi_zero_2w_* are a",
     f"projection (CPython {PI_ZERO_FACTOR}x slower there than on one core here), not measured:",
     "the factor is the project's estimate from a Pi 4's pure-Python speed and the A53's clock",

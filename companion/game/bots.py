@@ -243,8 +243,9 @@ class StrongBot(_Seeded):
     The normal bot's scores give the seat's best ``CANDIDATES`` selections, and for every
     other seat a model of what it plays (weights exp(score / ``TEMPERATURE``), from its
     public hand). A flat Monte Carlo search (``search.Search``) then plays each candidate
-    against plays drawn from those models, through the round and a random one after it,
-    until ``budget_ms`` has passed on ``clock``. It trades as the normal bot does.
+    against plays drawn from those models, through the round and the next (the others at
+    random, the seat's best of a few replies), until ``budget_ms`` has passed on
+    ``clock``. It trades as the normal bot does.
     """
 
     def __init__(
