@@ -150,19 +150,19 @@ class Search:
         for hand, x in zip(table.hands, draw.roll, strict=True):
             some = selections_of(hand, k)
             drawn.append(some[int(x * len(some))])
-        return self._best_reply(table, drawn)
+        return self._best_reply(table, drawn, draw.roll[self.seat])
 
-    def _best_reply(self, table: Table, drawn: list[int]) -> float:
-        """The seat's best score over ``REPLIES`` of its selections (spread evenly
-        through them from its drawn one), each played against the others' ``drawn``."""
+    def _best_reply(self, table: Table, drawn: list[int], x: float) -> float:
+        """The seat's best score over ``REPLIES`` of its selections, spread evenly through
+        them from the one ``x`` picks, each played against the others' ``drawn``."""
         seat = self.seat
         some = selections_of(table.hands[seat], table.setup.cards_per_round)
         n = len(some)
-        first = some.index(drawn[seat])
+        first, replies = int(x * n), min(REPLIES, n)
         offers = self.offers(table)
         best = -math.inf
-        for j in range(min(REPLIES, n)):
-            drawn[seat] = some[(first + j * n // min(REPLIES, n)) % n]
+        for j in range(replies):
+            drawn[seat] = some[(first + j * n // replies) % n]
             after = table.fork()
             after.play_known(drawn, offers)
             best = max(best, score_table(after, seat))
