@@ -53,9 +53,9 @@ def test_strong_wins_far_more_than_its_share_against_two_normal_bots() -> None:
         board = random_board(rng) if game % 2 else profile(rng.choice(["standard", "winter"]))
         winners = outcome(play_bots(bots, board).replay()).winners
         share += (seat in winners) / len(winners)
-    # 85.4% with these seeds (87.5% with one random reply in the round after, half a
-    # game); the search with a draw of its own per playout (UCB1) won 67%: common draws
-    # count most when playouts are few, as on a Pi Zero
+    # 89.6% with these seeds (85.4% keeping goods that buy VP at par, 87.5% with one
+    # random reply in the round after); the search with a draw of its own per playout
+    # (UCB1) won 67%: common draws count most when playouts are few, as on a Pi Zero
     assert share / GAMES > 0.75
 
 
@@ -218,6 +218,19 @@ def test_the_search_offers_only_trades_better_than_the_end_conversion() -> None:
     poor = Board.from_rates([None] + [[4, 1]] * 15)
     assert best_offer(good, 5, 7) == 7
     assert best_offer(poor, 5, 7) == 0
+
+
+def test_goods_that_buy_vp_at_par_are_handed_in_by_the_strong_bot_not_kept() -> None:
+    # 3:1 on every space, the end's own rate: a trade neither gains nor loses, but the
+    # VP count toward the target now and the goods free room under the cap
+    par = Board.from_rates([None] + [[3, 1]] * 15)
+    assert best_offer(par, 5, 7) == 6  # two VP; the seventh good buys nothing
+    # round 1, 6 goods on the row: a Frigate takes 3, the seat's Galleon the other 3,
+    # and the seat, holding 6, plays the Trader
+    view = View(new_game(3, par), 0)
+    plays = [[5, 7], [1, 2], [3, 4]]
+    assert StrongBot(seed=1).trade(view, plays) == 6
+    assert NormalBot(seed=1).trade(view, plays) == 0  # normal keeps them: no gain
 
 
 def test_companion_bot_strong_answers_with_a_legal_selection() -> None:

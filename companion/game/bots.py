@@ -33,7 +33,7 @@ from ..rules import (
     resolve_round,
 )
 from ..rules.table import Table, mask
-from .search import Clock, Model, Search
+from .search import Clock, Model, Search, best_offer
 
 Plays = Sequence[Sequence[int]]
 # The strong bot's default time per decision: with the last piece of work past the
@@ -245,7 +245,8 @@ class StrongBot(_Seeded):
     public hand). A flat Monte Carlo search (``search.Search``) then plays each candidate
     against plays drawn from those models, through the round and the next (the others at
     random, the seat's best of a few replies), until ``budget_ms`` has passed on
-    ``clock``. It trades as the normal bot does.
+    ``clock``. It trades as its playouts do (``search.best_offer``): as the normal
+    bot, but goods that buy VP at par (3:1) are handed in, not kept.
     """
 
     def __init__(
@@ -290,7 +291,8 @@ class StrongBot(_Seeded):
         return Search(state, seat, models, rng), [sel for sel, _ in mine[:CANDIDATES]]
 
     def trade(self, view: View, plays: Plays) -> int:
-        return _normal_offer(view, plays)
+        choice = my_trade(view, plays)
+        return 0 if choice is None else best_offer(choice.board, choice.space, choice.held)
 
 
 def _model(scored: list[tuple[tuple[int, ...], float]]) -> Model:

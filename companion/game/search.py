@@ -183,9 +183,12 @@ class Search:
 
 
 def best_offer(board: Board, space: int, goods: int) -> int:
-    """The goods to hand in on ``space`` for the most VP over their 3:1 worth."""
+    """The goods to hand in on ``space`` for the most VP over their 3:1 worth; at equal
+    worth, the most goods. Goods handed in at par lose nothing at the end, and now
+    their VP count toward the target and they free room under the 15-goods cap for
+    what comes in (a full store wastes it)."""
     quotes = board.offers(space, goods)
-    return max(quotes, key=lambda q: (q.vp - q.spent / END_RATE, -q.spent)).spent
+    return max(quotes, key=lambda q: (q.vp * END_RATE - q.spent, q.spent)).spent
 
 
 def score(state: GameState, seat: int) -> float:
