@@ -169,8 +169,8 @@ class Search:
         return best
 
     def offers(self, table: Table) -> list[int]:
-        """Each seat's offer should it play the Trader: the best buy of VP over the 3:1
-        end value, on the trader space the round starts from (it may be pushed back)."""
+        """Each seat's offer should it play the Trader, ``best_offer`` on the trader space
+        the round starts from (it may be pushed back)."""
         space = table.rows[2]
         known = self._offers
         out = []
