@@ -39,9 +39,11 @@ I2C on, the serial console off on a Zero 2 W to Pi 4 (GPIO 15 is the ▶ button;
 console is on its own debug connector), the packages it needs from the OS, a venv in
 /opt/$NAME, the system user '$SERVICE', the config /etc/$NAME/companion.toml (from
 docs/companion.example.toml, only if absent: it asks which display and buzzer you
-fitted), the systemd unit '$SERVICE' and the udev rule naming the Pico hub
-/dev/$NAME-hub. The unit has no network unless the page for phones is enabled in the
-config ([web] enabled = true) or --web is given: then a drop-in lets the local network in.
+fitted), the drivers of the hub's port and the display's bus loaded at every boot
+(/etc/modules-load.d/$NAME.conf), the systemd unit '$SERVICE' and the udev rule naming
+the Pico hub /dev/$NAME-hub. The unit has no network unless the page for phones is
+enabled in the config ([web] enabled = true) or --web is given: then a drop-in lets the
+local network in.
 
   --display D ssd1309 (the 2.42" module, recommended), ssd1306 (0.96") or none
   --buzzer B  active (recommended), passive or none
@@ -330,6 +332,40 @@ config() {
     chmod 0644 "$CONFIG.new" && mv "$CONFIG.new" "$CONFIG"
 }
 
+# The kernel's drivers for the devices the unit allows, loaded at every boot. systemd
+# turns DeviceAllow=char-ttyACM (and char-i2c, char-spi) into device numbers from
+# /proc/devices when the service starts, and a class is listed there only once its driver
+# is loaded: cdc_acm loads when a USB serial device first appears, so a Pi booted without
+# its hub would refuse the hub's port to the service for good. Loaded now too, before the
+# service (re)starts.
+modules() {
+    step "the kernel's drivers at every boot (the hub's USB serial, the display's bus): $MODULES"
+    local wanted=(cdc_acm) text m
+    if grep -Eqs '^[[:space:]]*interface[[:space:]]*=[[:space:]]*"spi"' "$CONFIG"; then
+        wanted+=(spidev)
+    else
+        wanted+=(i2c-dev)
+    fi
+    text="# santo-domingo (install.sh): the drivers of the devices companion.service may open,
+# loaded at boot before it starts (uninstall.sh removes this file)."
+    for m in "${wanted[@]}"; do text+=$'\n'"$m"; done
+    if same <(printf '%s\n' "$text") "$MODULES"; then say "already in place: $MODULES"
+    elif ((DRY)); then say "would write: ${wanted[*]}"; CHANGED=1
+    else
+        say "writing: ${wanted[*]}"
+        install -d -m 0755 "$(dirname "$MODULES")"
+        printf '%s\n' "$text" >"$MODULES"
+        chmod 0644 "$MODULES"
+        CHANGED=1
+    fi
+    on_system || return 0
+    for m in "${wanted[@]}"; do
+        if [[ -d /sys/module/${m//-/_} ]]; then continue; fi  # loaded, or built in
+        if modinfo "$m" >/dev/null 2>&1; then act modprobe "$m"
+        else say "no $m in this kernel: its devices come from elsewhere"; fi
+    done
+}
+
 unit() {
     step "the systemd unit: $UNIT"
     local from=$HERE/systemd/$SERVICE.service
@@ -404,6 +440,7 @@ main() {
     program
     system_user
     config
+    modules
     unit
     web_dropin
     udev_rule

@@ -11,9 +11,10 @@ usage() {
 Usage: sudo ./uninstall.sh [--purge [--yes]] [--dry-run] [--root DIR]
 
 Stops and disables the '$SERVICE' service and removes what install.sh installed: the
-unit, the udev rule and /opt/$NAME. Your config (/etc/$NAME), the saved games and
-history in /var/lib/$NAME and the system user '$SERVICE' they belong to stay, unless
---purge: a later install.sh finds them as they were.
+unit, the udev rule, the list of drivers loaded at boot and /opt/$NAME. Your config
+(/etc/$NAME), the saved games and history in /var/lib/$NAME and the system user
+'$SERVICE' they belong to stay, unless --purge: a later install.sh finds them as they
+were.
 The packages from the OS and the I2C and serial console settings are left as they are.
 
   --purge     remove the config /etc/$NAME, /var/lib/$NAME (the saved games, the
@@ -92,6 +93,13 @@ udev_rule() {
     if on_system; then act udevadm control --reload; fi
 }
 
+modules() {
+    step "the kernel's drivers at boot: $MODULES"
+    # Only the file: the drivers stay loaded until the next boot, as nothing needs them gone.
+    if [[ ! -e $MODULES ]]; then say "already gone: $MODULES"; return 0; fi
+    act rm -f "$MODULES"
+}
+
 # --purge deletes what no reinstall brings back: asked first, unless --yes.
 confirm_purge() {
     ((PURGE && !DRY && !YES)) || return 0
@@ -151,6 +159,7 @@ main() {
     unit
     web_dropin
     udev_rule
+    modules
     program
     config
     state

@@ -9,6 +9,8 @@ UNIT=$ETC/systemd/system/$SERVICE.service
 DROPIN=$ETC/systemd/system/$SERVICE.service.d/web.conf  # the page for phones' network
 RULE=$ETC/udev/rules.d/99-$NAME-hub.rules
 SYSUSERS=$ETC/sysusers.d/$SERVICE.conf
+# The drivers the unit's DeviceAllow= classes need, loaded at every boot before it starts
+MODULES=$ETC/modules-load.d/$NAME.conf
 STEP=0 CHANGED=0
 trap 'echo "$SCRIPT: step $STEP failed; once that is fixed, run it again (safe)" >&2' ERR
 

@@ -5,12 +5,15 @@ resume screen; a scanner that stops scanning stops the pings."""
 
 from __future__ import annotations
 
+import errno
 import io
 import random
 import socket
 import threading
+from dataclasses import replace
 
 import pytest
+import serial
 from devices import MockHardware
 from helpers import BOARDS, PAD_COLUMNS, PAD_ROWS, model_game, nothing_waiting, received
 
@@ -283,3 +286,37 @@ def test_companion_run_exits_1_with_the_thread_s_traceback_once_and_resumes(tmp_
     resumed = again.machine(HostPress(HostKey.OK), seen=offered)
     assert run_command(str(config), err=io.StringIO(), machine=resumed) == 0
     assert offered[0][0].body == ResumeView(RECORD.players, len(RECORD.rounds), backup=False)
+
+
+def test_companion_run_on_a_hub_port_that_stays_refused_says_so_and_exits_3(tmp_path):
+    """The hub's port refused to the service (its DeviceAllow= class unknown when it
+    started): one line, the table's notice, and exit 3, which systemd restarts; never a
+    healthy retry for ever, nor a crash's traceback."""
+    StateDir(tmp_path).save(RECORD)
+    config = tmp_path / "companion.toml"
+    config.write_text('[paths]\nstate_dir = "."\n')
+    hardware, seen, held = MockHardware(), [], []
+    clock = Clock()
+
+    def refused(url: str):
+        clock.now += 1.0  # a second a try, as the thread's own wait
+        raise serial.SerialException(errno.EPERM, f"could not open port {url}: refused")
+
+    def hub(stack, factory, report):
+        return HubPads("/dev/santo-domingo-hub", report=report, clock=clock,
+                       reopen_every=0.001, opener=refused)  # fmt: skip
+
+    machine = replace(
+        hardware.machine(seen=seen), inputs=(hub,), hold_off=lambda: held.append(len(seen))
+    )
+    err = io.StringIO()
+    assert run_command(str(config), err=err, machine=machine) == 3
+    lines = err.getvalue().splitlines()
+    said = (
+        "the pad hub's port /dev/santo-domingo-hub has refused us for 10 s (Operation not"
+        " permitted): it is the dialout group's, and a service started before its driver"
+        " loaded is let in when it starts again"
+    )
+    assert lines[-1] == f"companion run: {said}" and "Traceback" not in err.getvalue()
+    assert held == [len(seen)]  # held off after the notice was shown, before the exit
+    assert seen[-1][0].notice == ("notice.hub_refused", ())  # what the panel shows

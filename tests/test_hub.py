@@ -4,6 +4,8 @@ a fake hub speaking firmware/PROTOCOL.md from the other end."""
 
 from __future__ import annotations
 
+import errno
+import math
 import os
 import threading
 
@@ -11,10 +13,20 @@ import pytest
 import serial
 from hubfake import WAIT, FakeHub, PtyWire, Seen, SocketWire, line
 
+from companion.app.loop import STALL
 from companion.hw import hublink
-from companion.hw.hub import BUSY, MISMATCH, OLD_FIRMWARE, HubPads, Session, open_port
+from companion.hw.hub import (
+    BUSY,
+    MISMATCH,
+    OLD_FIRMWARE,
+    REFUSED_FOR,
+    HubPads,
+    PortRefused,
+    Session,
+    open_port,
+)
 from companion.hw.hublink import Beat, Down, Dropped, Error, Hello, Stuck, Up
-from companion.table.events import HubMismatch, KeyStuck, PadDown, PadUp
+from companion.table.events import HubMismatch, HubRefused, KeyStuck, PadDown, PadUp
 
 # --- the line format --------------------------------------------------------------
 
@@ -653,3 +665,75 @@ def test_a_write_that_times_out_fails_the_port_and_it_is_opened_again(seen, cloc
         assert ports[1].quiet.wait(WAIT), "never opened again"
         assert ports[0].closed and ports[1].written == [line("hello 2 N0NCE")]
     assert seen.logs == ["pad hub: hub:// failed (Write timeout): opening it again"]
+
+
+class Refusing:
+    """A port that is there but refuses us (EPERM: the service's device rules, as when
+    its driver loaded after the service started), from the attempt ``allowed`` on a quiet
+    port; each attempt moves the host's clock on by a second, as the thread's own wait."""
+
+    def __init__(self, clock, errno_: int = errno.EPERM, allowed: float = math.inf) -> None:
+        self.clock, self.errno, self.allowed = clock, errno_, allowed
+        self.attempts = 0
+        self.opened = threading.Event()  # the port was let in
+        self.port = QuietPort()
+
+    def __call__(self, url: str):
+        self.attempts += 1
+        self.clock.now += 1.0
+        if self.attempts >= self.allowed:
+            self.opened.set()
+            return self.port
+        raise serial.SerialException(self.errno, f"could not open port {url}: refused")
+
+
+@pytest.mark.parametrize("code", [errno.EPERM, errno.EACCES])
+def test_a_port_that_stays_refused_is_a_fault_the_table_is_told_not_a_healthy_retry(
+    seen, clock, code
+):
+    refusing = Refusing(clock, code)
+    died = threading.Event()
+    pads = HubPads(
+        "/dev/santo-domingo-hub", report=seen.report, clock=clock, reopen_every=0.001,
+        opener=refusing,
+    )  # fmt: skip
+    pads.health.when_dead = died.set
+    with pads:
+        pads.start(seen.put)
+        assert died.wait(WAIT), "the hub thread went on retrying a refused port"
+    assert refusing.attempts == REFUSED_FOR + 1  # refused from the first, for 10 s
+    why = os.strerror(code)
+    said = (
+        f"the pad hub's port /dev/santo-domingo-hub has refused us for 10 s ({why}):"
+        " it is the dialout group's, and a service started before its driver loaded is let in"
+        " when it starts again"
+    )
+    assert seen.events == [HubRefused(said)]
+    assert isinstance(pads.health.error, PortRefused) and str(pads.health.error) == said
+    trouble = pads.health.trouble(STALL)
+    assert trouble is not None and trouble.dead  # the loop ends on it: the service exits
+    assert seen.logs == [
+        f"pad hub: cannot open /dev/santo-domingo-hub ({why}): trying again each second"
+    ]
+
+
+def test_a_refusal_that_ends_in_time_is_a_wait_and_a_missing_port_never_a_refusal(seen, clock):
+    """udev gives a new port its group a moment after it appears; and an unplugged hub's
+    port is missing (ENOENT), for as long as it takes."""
+    refusing = Refusing(clock, allowed=REFUSED_FOR)  # 9 s refused, then let in
+    with HubPads(
+        "hub://", report=seen.report, clock=clock, reopen_every=0.001, opener=refusing,
+        nonce=same_nonce,
+    ) as pads:  # fmt: skip
+        pads.start(seen.put)
+        assert refusing.opened.wait(WAIT) and refusing.port.quiet.wait(WAIT)
+        assert pads.health.trouble(STALL) is None and refusing.port.written
+    assert pads.health.error is None and seen.events == []
+
+    missing = Refusing(Clock(), errno.ENOENT, allowed=3 * REFUSED_FOR)  # plugged in at 30 s
+    with HubPads("/dev/x", report=seen.report, clock=missing.clock, reopen_every=0.001,
+                 opener=missing) as pads:  # fmt: skip
+        pads.start(seen.put)
+        assert missing.opened.wait(WAIT) and missing.port.quiet.wait(WAIT)
+        assert pads.health.trouble(STALL) is None
+    assert pads.health.error is None and seen.events == []

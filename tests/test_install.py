@@ -17,7 +17,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPTS = ("install.sh", "uninstall.sh")
-STEPS = 11  # install.sh's numbered steps
+STEPS = 12  # install.sh's numbered steps
 SYSTEM_PATHS = (  # what a real install writes, and a dry run must not
     "/opt/santo-domingo",
     "/etc/santo-domingo",
@@ -159,6 +159,7 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
     assert unit.read_bytes() == (REPO / "systemd/companion.service").read_bytes()
     assert not (etc / "systemd/system/companion.service.d").exists()  # the page is off
     assert (etc / "systemd/system/multi-user.target.wants/companion.service").is_symlink()
+    assert _modules(root) == ["cdc_acm", "i2c-dev"]  # the hub's tty, the I2C display's bus
     rule = etc / "udev/rules.d/99-santo-domingo-hub.rules"
     assert rule.read_bytes() == (REPO / "systemd/99-santo-domingo-hub.rules").read_bytes()
     assert re.search(
@@ -190,7 +191,11 @@ def test_install_into_a_root_twice_then_uninstall(tmp_path):
     assert left["var/lib/santo-domingo/game.json"] == b"{}"  # the saved games stay
     for path in ("companion.service", "multi-user.target.wants/companion.service"):
         assert f"etc/systemd/system/{path}" not in left
-    for path in ("udev/rules.d/99-santo-domingo-hub.rules", "sysusers.d/companion.conf"):
+    for path in (
+        "udev/rules.d/99-santo-domingo-hub.rules",
+        "sysusers.d/companion.conf",
+        "modules-load.d/santo-domingo.conf",
+    ):
         assert f"etc/{path}" not in left
     assert "etc/santo-domingo/companion.toml" in left  # the config stays, as a conffile does
     assert script("uninstall.sh", "--root", root).stdout.endswith("Nothing more to remove.\n")
@@ -276,6 +281,39 @@ def test_a_real_install_asks_for_root():
 
 def _text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
+
+
+def _modules(root: Path) -> list[str]:
+    """The drivers install.sh has loaded at every boot (modules-load.d's format)."""
+    text = _text(root / "etc/modules-load.d/santo-domingo.conf")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+@needs_systemd
+def test_the_devices_drivers_load_at_boot_before_the_service_for_the_displays_bus(tmp_path):
+    """systemd resolves the unit's DeviceAllow=char-ttyACM, char-i2c and char-spi from
+    /proc/devices as it starts the service: a driver loaded later (cdc_acm when the hub is
+    first plugged in) leaves that port refused to the service until it restarts."""
+    unit = _text(REPO / "systemd/companion.service")
+    for allowed in ("char-ttyACM", "char-i2c", "char-spi"):
+        assert f"DeviceAllow={allowed} rw" in unit
+    root = tmp_path / "root"
+    mine = root / "etc/santo-domingo/companion.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[display]\ncontroller = "ssd1322"\ninterface = "spi"\n')
+    done = script("install.sh", "--root", root)
+    assert done.returncode == 0, done.stderr
+    assert _modules(root) == ["cdc_acm", "spidev"]
+    assert "writing: cdc_acm spidev" in done.stdout
+    mine.write_text('[display]\ncontroller = "ssd1309"\ninterface = "i2c"\n')  # moved to I2C
+    again = script("install.sh", "--root", root)
+    assert again.returncode == 0 and _modules(root) == ["cdc_acm", "i2c-dev"]
+    settled = script("install.sh", "--root", root)
+    assert "already in place: " + str(root / "etc/modules-load.d") in settled.stdout
+    assert "Everything was in place already." in settled.stdout
+    gone = script("uninstall.sh", "--root", root)
+    assert gone.returncode == 0, gone.stderr
+    assert not (root / "etc/modules-load.d/santo-domingo.conf").exists()
 
 
 def test_a_step_that_fails_stops_the_install_and_says_which(tmp_path):

@@ -4,17 +4,20 @@ keys are pressed through a simulated diode matrix wired on that same factory."""
 
 from __future__ import annotations
 
+import errno
 import io
 import sys
 import threading
 
 import pytest
+import serial
 from devices import NoPwm
 
 from companion.app.config import shipped_pins
 from companion.cli import main, pads
 from companion.cli.pads import pads_command
 from companion.errors import where
+from companion.hw import hub
 from companion.sim.matrix import SimulatedMatrix
 
 WAIT = 10  # seconds: only a hang takes this long
@@ -203,3 +206,31 @@ def test_a_stuck_key_is_named_for_the_maker():
 
     said = describe(KeyStuck(1, 5), catalog("en"))
     assert said == "P2 card 5 (Galleon) stuck: held 10 s, ignored until it comes up"
+
+
+def test_a_hub_port_that_stays_refused_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    """A maker not in the dialout group: the hub's port refuses them (EACCES) until they
+    are, so the command says so and ends; never a retry for ever or a thread's traceback."""
+    path = tmp_path / "companion.toml"
+    path.write_text(
+        '[gpio]\npin_factory = "mock"\n[paths]\nstate_dir = "."\n'
+        '[pads]\nsource = "hub"\nhub = "/dev/santo-domingo-hub"\n'
+    )
+
+    def refused(url: str, **options):
+        raise serial.SerialException(errno.EACCES, f"could not open port {url}: refused")
+
+    monkeypatch.setattr(serial, "serial_for_url", refused)
+    monkeypatch.setattr(hub, "REFUSED_FOR", 0.0)  # refused from the first try
+    dying: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: dying.append(args.exc_value))
+    out, err = Lines(), io.StringIO()
+    assert pads_command(str(path), count=None, out=out, err=err) == 2
+    assert err.getvalue().splitlines(keepends=True)[-2:] == [
+        "companion pads: pad hub: cannot open /dev/santo-domingo-hub (Permission denied):"
+        " trying again each second\n",
+        "companion pads: the pad hub's port /dev/santo-domingo-hub has refused us for 0 s"
+        " (Permission denied): it is the dialout group's, and a service started before its"
+        " driver loaded is let in when it starts again\n",
+    ]
+    assert dying == []  # the thread's end is the line above, not a traceback

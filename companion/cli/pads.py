@@ -23,8 +23,19 @@ from ..app.effective import effective
 from ..app.inputs import table_inputs
 from ..errors import CompanionError
 from ..hw.buttons import WiringError
+from ..hw.hub import HubPads
 from ..hw.pinfactory import PinsUnavailable
-from ..table.events import STUCK, Event, HostDown, HostUp, HubMismatch, KeyStuck, PadDown, PadUp
+from ..table.events import (
+    STUCK,
+    Event,
+    HostDown,
+    HostUp,
+    HubMismatch,
+    HubRefused,
+    KeyStuck,
+    PadDown,
+    PadUp,
+)
 from ..ui.catalog import Catalog, catalog
 
 EXIT_BAD_INPUT = 2
@@ -73,20 +84,28 @@ def pads_command(
         keys.beeper.set_on(True)  # the buzzer is tried too, even if the settings mute it
         events: queue.Queue[Event] = queue.Queue()
         for source in keys.inputs:  # listening before it says so: a key held at start
+            if isinstance(source, HubPads):  # its end on a refused port is said below
+                source.health.when_dead = lambda: None
             source.start(events.put)  # is no press (the pad matrix waits for its release)
         _say(out, words.t("pads.ready"))
-        _watch(keys, words, count, out, events)
+        refused = _watch(keys, words, count, out, events)
+        if refused is not None:
+            err.write(f"{NAME}: {refused.why}\n")
+            return EXIT_BAD_INPUT
     return 0
 
 
 def _watch(
     keys: Keys, words: Catalog, count: int | None, out: TextIO, events: queue.Queue[Event]
-) -> None:
-    """Print each event as it comes; a press clicks the buzzer."""
+) -> HubRefused | None:
+    """Print each event as it comes; a press clicks the buzzer. Ends early, on the
+    hub's ``HubRefused``, when its port refused this user (its thread then ends)."""
     seen = 0
     try:
         while count is None or seen < count:
             event = events.get()  # Ctrl-C interrupts the wait
+            if isinstance(event, HubRefused):
+                return event
             if isinstance(event, PadDown | HostDown):
                 keys.beeper.beep(PRESS_SOUND)
             line = describe(event, words)
@@ -95,6 +114,7 @@ def _watch(
                 seen += 1
     except KeyboardInterrupt:
         pass
+    return None
 
 
 def describe(event: Event, words: Catalog) -> str | None:

@@ -23,6 +23,7 @@ from ..app.inputs import InputSource
 from ..app.notify import Notifier
 from ..errors import CompanionError
 from ..hw.buttons import WiringError
+from ..hw.hub import PortRefused
 from ..hw.pinfactory import SERVICE, PinsUnavailable
 from ..sim import wire
 
@@ -118,6 +119,8 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
             with suppress(KeyboardInterrupt):
                 table.app.run()
         except Exception as e:
+            if isinstance(e.__cause__, PortRefused):  # the table shows it: no bug, no trace
+                return _no_hardware(f"companion run: {e.__cause__}\n", err, spec, machine)
             _crashed(e, err)
             return EXIT_CRASHED
     return 0

@@ -21,8 +21,8 @@ from typing import Protocol, cast
 
 import serial
 
-from ..errors import Closing
-from ..table.events import HubMismatch, KeyStuck, PadDown, PadUp, Put
+from ..errors import Closing, CompanionError
+from ..table.events import HubMismatch, HubRefused, KeyStuck, PadDown, PadUp, Put
 from . import hublink
 from .health import Heartbeat
 from .hublink import PROTO, Beat, Down, Dropped, Error, Hello, Stuck, Up
@@ -33,6 +33,11 @@ Key = tuple[int, int]  # (seat, card): seat 0-based, card 1..8
 HELLO_EVERY = 1.0  # seconds between two hellos until the hub answers
 SILENCE = 3.0  # no line for this long: the hub is gone (it beats every second)
 REOPEN_EVERY = 1.0  # seconds between two attempts to open a port that is gone
+# A port that is there and refuses us (EPERM, EACCES) for this long is a fault, not a
+# wait: udev gives a new port its group within moments of it appearing, but a port whose
+# device class the service's DeviceAllow= could not name when it started (its driver was
+# not loaded yet) stays refused until the service starts again.
+REFUSED_FOR = 10.0
 # The longest a read blocks while the hub is quiet: how soon the clock is seen (hellos go
 # 1 s apart, silence is 3 s); close() cuts a read short where the port can.
 READ_TIMEOUT = 0.5
@@ -45,6 +50,12 @@ OLD_FIRMWARE = (
     "nonce): it is older, protocol 1; " + REFLASH
 )
 Nonces = Callable[[], str]
+REFUSED = (errno.EPERM, errno.EACCES)
+
+
+class PortRefused(CompanionError):
+    """The hub's port has refused us for ``REFUSED_FOR`` seconds: the hub thread ends on it,
+    and ``companion run`` exits for systemd to start it again (exit 3)."""
 
 
 class Session:
@@ -252,6 +263,8 @@ class HubPads(Closing):
         self._port: Port | None = None
         self._port_lock = threading.Lock()  # close() cuts a read short; never a closed port's
         self._in_trouble = False  # a trouble with the port was said; said again once fixed
+        self._refused_at: float | None = None  # when the port began refusing us
+        self._put: Put | None = None
         self.health = Heartbeat("pad-hub")  # beats each read or attempt: the loop watches it
 
     def start(self, put: Put) -> None:
@@ -259,6 +272,7 @@ class HubPads(Closing):
         with self._lock:
             if self._stop.is_set() or self._thread is not None:
                 raise RuntimeError("the pad hub starts once, before it is closed")
+            self._put = put
             self._session = Session(put, self._write, self._report, self._nonce)
             target = self.health.run(self._run)
             self._thread = threading.Thread(target=target, name="pad-hub", daemon=True)
@@ -295,8 +309,10 @@ class HubPads(Closing):
                 port = self._opener(self.url)
             except (serial.SerialException, OSError, ValueError) as e:
                 self._trouble(f"cannot open {self.url} ({_why(e)}): trying again each second")
+                self._still_refused(e)
                 self._stop.wait(self._reopen_every)
                 continue
+            self._refused_at = None
             with self._port_lock:
                 self._port = port
             if self._stop.is_set():  # closed while opening: no read to cut short
@@ -304,6 +320,26 @@ class HubPads(Closing):
                 return
             if self._serve():
                 self._stop.wait(self._reopen_every)
+
+    def _still_refused(self, e: BaseException) -> None:
+        """Raises ``PortRefused`` once the port has refused us for ``REFUSED_FOR`` seconds,
+        after the table is told (its notice shows while the service restarts)."""
+        if not (isinstance(e, OSError) and e.errno in REFUSED):
+            self._refused_at = None
+            return
+        now = self._clock()
+        if self._refused_at is None:
+            self._refused_at = now
+        if now - self._refused_at < REFUSED_FOR:
+            return
+        refused = PortRefused(
+            f"the pad hub's port {self.url} has refused us for {REFUSED_FOR:g} s ({_why(e)}):"
+            " it is the dialout group's, and a service started before its driver loaded is"
+            " let in when it starts again"
+        )
+        assert self._put is not None
+        self._put(HubRefused(str(refused)))
+        raise refused from None
 
     def _serve(self) -> bool:
         """Talk over the open port until it fails, falls silent or ``close`` is called;

@@ -113,6 +113,16 @@ class HubMismatch:
 
 
 @dataclass(frozen=True, slots=True)
+class HubRefused:
+    """The pad hub's port is there but has refused the companion for a while (a driver
+    loaded after the service started, whose device class the service was not allowed):
+    the table says so, and the service restarts, which lets the port in. ``why``: the line
+    that says so, for a log."""
+
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class ShowCode:
     """The phone page asks to pair: the table shows ``code`` for ``seconds`` (a notice),
     so only someone at the table can type it into the page."""
@@ -156,6 +166,7 @@ Event = (
     | SaveFailed
     | KeyStuck
     | HubMismatch
+    | HubRefused
     | NameSet
     | HistoryKnown
     | ShowCode

@@ -29,6 +29,7 @@ from .events import (
     HostPress,
     HostUp,
     HubMismatch,
+    HubRefused,
     KeyStuck,
     NameSet,
     PadDown,
@@ -96,6 +97,8 @@ def _step(flow: Flow, event: Event, now: float) -> Step:
         return said, (Stuck(event),)
     if isinstance(event, HubMismatch):
         return notice(flow, "notice.hub_protocol", now, hub=event.hub, ours=event.ours), ()
+    if isinstance(event, HubRefused):
+        return notice(flow, "notice.hub_refused", now), ()
     if isinstance(event, NameSet):
         return _names.set_name(flow, event.pad, event.name)
     if isinstance(event, HistoryKnown):
