@@ -1,5 +1,6 @@
-"""The appliance test's fingers (companion/sim/wire.py): lines on a FIFO drive mock pins,
-and the real host buttons on them say what a finger on them would."""
+"""The appliance tests' fingers (companion/sim/wire.py): lines on a FIFO drive mock pins,
+or hand real pins' levels to their edge handlers where no interrupt reports an edge, and
+the real host buttons on them say what a finger on them would."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import queue
 from contextlib import ExitStack
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.app.effective import effective
 from companion.cli.run import wired_pins
@@ -61,7 +63,7 @@ def test_a_line_it_cannot_use_is_said_and_skipped(wired):
     wire.close()  # twice is safe
 
 
-def test_companion_run_s_mock_pins_get_the_wire_only_with_the_variable(tmp_path):
+def test_companion_run_s_pins_get_the_wire_only_with_the_variable(tmp_path):
     config = tmp_path / "companion.toml"
     config.write_text(f'[gpio]\npin_factory = "mock"\n[paths]\nstate_dir = "{tmp_path}"\n')
     found = effective(config, report=print)
@@ -72,3 +74,54 @@ def test_companion_run_s_mock_pins_get_the_wire_only_with_the_variable(tmp_path)
             assert isinstance(factory, MockFactory)
             assert path.exists() == made
         assert not path.exists()  # closed with the pins
+
+
+class Edgeless(MockPin):
+    """A pin whose level is set from outside and read back, whose edges no interrupt
+    reports: QEMU's BCM2835 GPIO block, as the emulated Pi's kernel sees it."""
+
+    def _call_when_changed(self, ticks=None, state=None) -> None:
+        pass
+
+
+class EmulatedPi(Factory):
+    """Real pins (no ``MockFactory``) of an emulated Pi: ``level`` sets one from outside."""
+
+    def __init__(self):
+        super().__init__()
+        self.mock = MockFactory(pin_class=Edgeless)
+
+    def pin(self, name):
+        return self.mock.pin(name)
+
+    def ticks(self):
+        return self.mock.ticks()
+
+    def ticks_diff(self, later, earlier):
+        return self.mock.ticks_diff(later, earlier)
+
+    def _get_board_info(self):
+        return self.mock.board_info
+
+
+def test_on_real_pins_without_edges_an_edge_line_hands_over_the_level_read_now(tmp_path):
+    factory, said = EmulatedPi(), []
+    path = tmp_path / "pins"
+    with HostButtons(PINS, pin_factory=factory, bounce_time=None) as buttons:
+        events: queue.SimpleQueue = queue.SimpleQueue()
+        buttons.start(events.put)
+        with PinWire(factory, path, said.append):
+            factory.pin(21).drive_low()  # the finger, from outside: no edge is reported
+            assert events.empty()
+            write(path, "edge 21\n")
+            assert events.get(timeout=WAIT) == HostDown(HostKey.OK)
+            factory.pin(21).drive_high()
+            write(path, "low 21\nedge 21\nedge 4\n")  # a real pin is not driven from here
+            assert events.get(timeout=WAIT) == HostUp(HostKey.OK)
+            write(path, "edge 20\n")  # the level unchanged: gpiozero takes it for no press
+    factory.mock.close()
+    assert events.empty()
+    assert said == [
+        "COMPANION_TEST_PINS: not 'edge PIN': low 21",
+        "COMPANION_TEST_PINS: GPIO 4 waits for no edge",
+    ]

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TextIO
 
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory
 
 from ..app.compose import PinSource, Spec, WatcherSource, build
 from ..app.config import ConfigError
@@ -63,8 +62,8 @@ class Machine:
 
 
 def wired_pins(found: Effective, environ: Mapping[str, str] = os.environ) -> PinSource:
-    """The device's pins; mock pins with ``COMPANION_TEST_PINS`` set are pressed from
-    outside through a FIFO there (``sim/wire.py``: the appliance test's fingers)."""
+    """The device's pins; with ``COMPANION_TEST_PINS`` set they are pressed from outside
+    through a FIFO there (``sim/wire.py``: the appliance tests' fingers)."""
     opened = device_pins(found)
     path = environ.get(wire.VARIABLE)
     if not path:
@@ -72,8 +71,7 @@ def wired_pins(found: Effective, environ: Mapping[str, str] = os.environ) -> Pin
 
     def open_pins(stack: ExitStack, report: Callable[[str], None]) -> Factory:
         factory = opened(stack, report)
-        if isinstance(factory, MockFactory):
-            stack.enter_context(wire.PinWire(factory, Path(path), report))
+        stack.enter_context(wire.PinWire(factory, Path(path), report))
         return factory
 
     return open_pins

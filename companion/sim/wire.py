@@ -1,11 +1,16 @@
-"""Mock pins pressed from outside the process: the appliance test's fingers on the host
-buttons of a machine without GPIO (docs/appliance-test.md).
+"""Pins pressed from outside the process: the appliance test's fingers on the host
+buttons (docs/appliance-test.md).
 
-``companion run`` with ``[gpio] pin_factory = "mock"`` and ``COMPANION_TEST_PINS`` set in
-its environment makes a FIFO at that path. Each line written to it, ``low PIN`` or
-``high PIN`` (a BCM number), drives that mock pin as a finger on a button does: a press
-pulls its pin low, a release lets it go high. Nothing else sets the variable (the
-appliance test's drop-in does); without it, or with real pins, nothing is made.
+``companion run`` with ``COMPANION_TEST_PINS`` set in its environment makes a FIFO at that
+path. Nothing else sets the variable (the tests' units do); without it nothing is made.
+
+- On mock pins (``[gpio] pin_factory = "mock"``, a machine without GPIO), each line
+  ``low PIN`` or ``high PIN`` (a BCM number) drives that mock pin as a finger on a
+  button does: a press pulls its pin low, a release lets it go high.
+- On real pins whose level is set from outside but whose edges no interrupt reports (an
+  emulated Raspberry Pi: QEMU's BCM2835 GPIO block has levels but no edge detection), a
+  line ``edge PIN`` hands the pin's edge handler the level the pin reads now, through
+  the kernel, as the alert the block never raises would have.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
 from ..errors import Closing, clip
@@ -28,7 +34,7 @@ class PinWire(Closing):
     """The FIFO at ``path`` and the thread that drives ``factory``'s pins from its lines;
     a line it cannot use is told to ``report`` and skipped."""
 
-    def __init__(self, factory: MockFactory, path: Path, report: Callable[[str], None]) -> None:
+    def __init__(self, factory: Factory, path: Path, report: Callable[[str], None]) -> None:
         self._factory = factory
         self._report = report
         self._path = path
@@ -53,16 +59,24 @@ class PinWire(Closing):
                 self.apply(line.decode(errors="replace"))
 
     def apply(self, line: str) -> None:
-        """Drives the pin ``line`` names (``low 21``, ``high 21``)."""
+        """Does what ``line`` says to the pin it names: ``low 21``, ``high 21`` on mock
+        pins, ``edge 21`` on real ones."""
         words = line.split()
-        if len(words) != 2 or words[0] not in ("low", "high") or not words[1].isdigit():
-            self._report(f"{VARIABLE}: not 'low PIN' or 'high PIN': {clip(line)}")
+        mock = isinstance(self._factory, MockFactory)
+        verbs = ("low", "high") if mock else ("edge",)
+        if len(words) != 2 or words[0] not in verbs or not words[1].isdigit():
+            said = "'low PIN' or 'high PIN'" if mock else "'edge PIN'"
+            self._report(f"{VARIABLE}: not {said}: {clip(line)}")
             return
-        pin = self._factory.pin(int(words[1]))
+        pin = self._factory.pin(int(words[1]))  # the one the button holds: a factory's own
         if words[0] == "low":
-            pin.drive_low()
+            pin.drive_low()  # type: ignore[attr-defined]  # a MockPin's
+        elif words[0] == "high":
+            pin.drive_high()  # type: ignore[attr-defined]
+        elif (handler := pin.when_changed) is not None:
+            handler(self._factory.ticks(), pin.state)
         else:
-            pin.drive_high()
+            self._report(f"{VARIABLE}: GPIO {words[1]} waits for no edge")
 
     def close(self) -> None:
         if self._wake < 0:
