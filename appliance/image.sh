@@ -33,9 +33,10 @@ mmdebstrap --variant=minbase --arch=amd64 --include="$PACKAGES" \
     --customize-hook='printf "/dev/vda / ext4 rw,errors=remount-ro 0 1\n" > "$1/etc/fstab"' \
     --customize-hook="install -m 0644 '$HERE/guest/20-wired.network' \"\$1/etc/systemd/network/\"" \
     --customize-hook="install -m 0644 '$HERE/guest/99appliance-registry' \"\$1/etc/apt/apt.conf.d/\"" \
-    --customize-hook="install -m 0755 '$HERE/guest/hub-gadget' '$HERE/guest/save-trap' \"\$1/usr/local/sbin/\"" \
+    --customize-hook="install -m 0755 '$HERE/guest/hub-gadget' '$HERE/guest/save-trap' '$HERE/guest/press-button' \"\$1/usr/local/sbin/\"" \
     --customize-hook="install -m 0644 '$HERE/guest/appliance-hub.service' \"\$1/etc/systemd/system/\"" \
-    --customize-hook='chroot "$1" systemctl enable systemd-networkd appliance-hub.service' \
+    --customize-hook="install -m 0644 '$HERE/guest/90-appliance-hub.rules' \"\$1/etc/udev/rules.d/\"" \
+    --customize-hook='chroot "$1" systemctl enable systemd-networkd' \
     --customize-hook='chroot "$1" systemctl mask apt-daily.timer apt-daily-upgrade.timer systemd-networkd-wait-online.service' \
     --customize-hook='chroot "$1" useradd -m -s /bin/bash -G sudo maker' \
     --customize-hook='echo "maker:maker" | chroot "$1" chpasswd' \

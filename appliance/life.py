@@ -1,19 +1,24 @@
 """The appliance's life, step by step (appliance/run.py runs it): install, the service,
-a whole game through the hub with its faults and power cuts, the exposure, the journal,
-the uninstall. Each step sets its check in the report."""
+a boot without the hub, a whole game through the hub with its comings and goings, the
+service's faults and power cuts, a second game with its keys through the kernel's GPIO,
+the exposure, the journal, the uninstall. Each step sets its check in the report."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
+from fingers import Fingers, HubFingers, WiringFingers
 from run import (
     BUILD,
     CONFIG,
@@ -34,7 +39,11 @@ from run import (
 from vm import REPO, Machine
 
 CARRY = "/media/carry"  # the maker's USB stick: the checkout's bundle and the wheels
+GPIOSIM = f"{CARRY}/gpiosim"  # the test's gpio-sim module and wiring (appliance/gpiosim/)
+VENV = "/opt/santo-domingo/venv"
+GPIO_DROP_IN = "/etc/systemd/system/companion.service.d/appliance-gpio.conf"
 TRAP_OUT = "/run/save-trap.out"
+ANSWERING = "pad hub: answering again on /dev/santo-domingo-hub"  # the service's line
 
 
 def life(run: Run) -> None:
@@ -45,7 +54,7 @@ def life(run: Run) -> None:
     with run.step("wheels", 600):
         wheels = run.wheels()
     with run.step("carry disk", 300):
-        carry = run.carry(wheels)
+        carry = run.carry(wheels, image)
     disk = BUILD / "disk.qcow2"
     disk.unlink(missing_ok=True)
     subprocess.run(
@@ -63,7 +72,9 @@ def life(run: Run) -> None:
     with run.step("page", 60):
         page(run)
     with run.step("game", 2400):
-        Game(run).play()
+        run.checks["game_through_hub"] = Game(run).play()
+    with run.step("keys through the kernel's GPIO", 1500):
+        kernel_gpio(run)
     with run.step("exposure", 180):
         exposure(run)
     with run.step("keep the installed disk", 400):
@@ -89,7 +100,9 @@ def again(run: Run, kept: Path) -> None:
                   " && systemctl start companion", timeout=200)  # fmt: skip
         run.until_active(120)
     with run.step("game", 2400):
-        Game(run).play()
+        run.checks["game_through_hub"] = Game(run).play()
+    with run.step("keys through the kernel's GPIO", 1500):
+        kernel_gpio(run)
     with run.step("exposure", 180):
         exposure(run)
     with run.step("journal", 120):
@@ -112,7 +125,8 @@ def settle(run: Run) -> None:
         run.notes.setdefault("degraded", []).append(
             run.guest("systemctl --failed --no-legend --plain", check=False).strip()
         )
-    run.guest("test -e /dev/ttyACM0")  # the hub's gadget: a Pico on the guest's USB
+    if run.vm.hub_plugged:
+        run.guest("test -e /dev/ttyACM0")  # the hub's gadget: a Pico on the guest's USB
 
 
 def install(run: Run) -> None:
@@ -143,30 +157,32 @@ def install(run: Run) -> None:
 
 def configure(run: Run) -> None:
     """The page on ([web] in the config, as docs/web.md says), a house-rule target, and
-    the test's one drop-in: the FIFO its fingers press the host buttons through."""
+    the test's one drop-in: the FIFO its fingers press the host buttons through. Then the
+    Pi is switched off and on again without its hub: the service starts at power-on with
+    no hub, which is plugged in once the seats' screen shows (``Game.plug_at_setup``)."""
     run.guest(
         "sed -i -e 's/^enabled = false /enabled = true  /'"
         f" -e 's/^target = 30 /target = {TARGET} /' {CONFIG}"
         f" && mkdir -p {DROP_IN.rsplit('/', 1)[0]} && printf '%s\\n' '[Service]'"
         f" 'Environment=COMPANION_TEST_PINS={FIFO}' > {DROP_IN}"
-        " && systemctl daemon-reload && systemctl restart companion",
+        " && systemctl daemon-reload",
         timeout=200,
     )
-    now = run.until_active(60)
+    run.vm.halt(120)
+    run.times["boot without the hub"] = round(run.vm.boot(280, hub=False), 1)
+    settle(run)
+    now = run.until_active(120)
     shown = json.loads(run.guest("/opt/santo-domingo/venv/bin/companion config show --json"))
     keys = ("web.enabled", "pads.source", "gpio.pin_factory")
     values = {key: shown[key]["value"] for key in keys}
     if values != {"web.enabled": True, "pads.source": "hub", "gpio.pin_factory": "mock"}:
         raise Failed(f"the config is not as the install and the test made it: {values}")
-    link = run.guest("readlink -f /dev/santo-domingo-hub").strip()
     started = run.guest("journalctl -u companion --no-pager -o cat | grep -c '^Started companion'")
-    run.notes["hub"] = link
     run.checks["service_ready_notify"] = (
         now.get("Type") == "notify"
         and now.get("NotifyAccess") == "main"
         and now.get("WatchdogUSec") == "30s"
-        and int(started) >= 2  # install.sh's start and the restart: each after READY=1
-        and link == "/dev/ttyACM0"
+        and int(started) >= 2  # install.sh's start and the boot's: each after READY=1
     )
 
 
@@ -191,38 +207,51 @@ def page(run: Run) -> None:
 
 
 class Game:
-    """A whole game: random seats (2..6) and plays, pressed through the firmware; the host
-    buttons through the test's FIFO; followed on the page; each round checked in the
-    state folder against the independent model; the service's faults and the power cuts
-    in between (``EVENTS``)."""
+    """A whole game: random seats (2..6) and plays, pressed with ``fingers`` (the hub's
+    firmware and the test's FIFO, or the gpio-sim wiring); followed on the page; each
+    round checked in the state folder against the independent model; through the hub,
+    the hub pulled out and in and the service's faults and power cuts in between
+    (``EVENTS``)."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, fingers: Fingers | None = None) -> None:
+        """``fingers``: the hub's (the default), with the hub's comings and goings and
+        the service's faults (``EVENTS``); or others, for a game played through and on."""
         self.run = run
-        self.events = list(EVENTS)
+        self.fingers = fingers or HubFingers(run)
+        self.hub = isinstance(self.fingers, HubFingers)
+        self.events = list(EVENTS) if self.hub else []
+        self.notes = run.notes if self.hub else run.notes.setdefault("kernel_gpio", {})
         self.rounds: list[dict] = []  # completed rounds, as saved
         self.setup: dict = {}
         self.faults: list[dict] = []
+        self.plugged: set[str] = set()  # the hub's checks done so far
+        self.replugged = 0  # the round whose choosing the hub was pulled out and back in
 
     def doc(self) -> dict:
         return {**self.setup, "rounds": self.rounds}
 
-    def play(self) -> None:
+    def play(self) -> bool:
         run = self.run
         seats = run.rng.randint(2, 6)
-        run.notes["seats"] = seats
+        self.notes["seats"] = seats
         run.wait_view("the seats' screen", kind("JoinView"))
+        if self.hub and not run.vm.hub_plugged:
+            self.plug_at_setup()
         for seat in range(1, seats + 1):
-            run.vm.key(seat, run.rng.randint(1, 8))
-            run.wait_view(
+            self.tap(
+                seat,
+                run.rng.randint(1, 8),
                 f"P{seat} seated",
                 lambda v, s=seat: kind("JoinView")(v) and v["body"]["joined"][s - 1],
             )
-        run.button("ok")
+        if "hub_plugged_after_boot" in self.plugged:
+            run.checks["hub_plugged_after_boot"] = True  # and every seat joined through it
+        self.fingers.button("ok")
         view = run.wait_view("the options", kind("OptionsView"))
         while (body := view["body"])["items"][body["cursor"]] != "start":
-            run.button("ok")
+            self.fingers.button("ok")
             view = run.wait_view("the next option", kind("OptionsView", cursor=body["cursor"] + 1))
-        run.button("ok")
+        self.fingers.button("ok")
         run.wait_view("round 1", kind("ChoosingView", round=1))
         saved = run.saved()
         if saved["players"] != seats or saved["target"] != TARGET or saved.get("rounds"):
@@ -231,8 +260,10 @@ class Game:
         start = time.monotonic()
         while self.round() != "over":
             pass
-        run.times["game: rounds"] = round(time.monotonic() - start, 1)
-        self.final()
+        run.times["game: rounds" if self.hub else "kernel gpio: rounds"] = round(
+            time.monotonic() - start, 1
+        )
+        return self.final()
 
     def round(self) -> str:
         """One round, or the part of it before a fault: "again" (the table resumed after
@@ -254,9 +285,12 @@ class Game:
             for i, card in enumerate(cards):
                 if seat == len(plays) and i == len(cards) - 1:
                     trap = self.arm("save")  # before the key that completes the round
-                    run.vm.key(seat, card)  # the countdown starts: nothing to wait for
+                    done = self.complete(number, seat, need)
+                    self.tap(seat, card, "the round complete", done, unless=self.frozen(trap))
                 else:
                     self.place(number, seat, card, i + 1)
+            if seat == 1 and self.hub and self.replug(number, need):
+                continue
             if seat == 1 and self.fault("mid"):
                 return "again"
         end = self.follow(number, trap)
@@ -268,6 +302,8 @@ class Game:
         if played[:-1] != self.rounds or [sorted(p) for p in played[-1]["plays"]] != plays:
             raise Failed(f"round {number} saved is not the one played: {seats_text(plays)}")
         self.rounds.append(played[-1])
+        if self.replugged == number:  # every press of the round taken once, across it
+            run.checks["hub_replugged_mid_game"] = True
         after = state_of(self.doc())
         if end["body"].get("kind") == "ScoresView":
             shown = [[p["vp"], p["goods"], p["cards"]] for p in end["body"]["players"]]
@@ -276,25 +312,49 @@ class Game:
                 raise Failed(f"the page's scores after round {number} {shown} are not {model}")
         return "over" if after["finished"] else "next"
 
+    def tap(
+        self,
+        seat: int,
+        card: int,
+        what: str,
+        taken: Callable[[dict], bool],
+        unless: Callable[[], bool] | None = None,
+    ) -> dict:
+        """``card`` pressed on the pad of ``seat`` and held until the page shows the table
+        took it (``taken``), then released, as a finger does: no window of time in which
+        the firmware must happen to scan it. The page's view then (``unless``: as
+        ``Run.wait_view``)."""
+        self.fingers.press(seat, card)
+        try:
+            view = self.run.wait_view(what, taken, 90, unless)
+        except BaseException:
+            self.fingers.release(seat, card, timeout=None)  # the failure is said, not this
+            raise
+        self.fingers.release(seat, card)  # seen up: the next press is a press
+        return view
+
     def place(self, number: int, seat: int, card: int, placed: int) -> None:
-        """A card pressed on a pad, and seen placed on the page. A press the table did not
-        get (none so far on a healthy hub) is pressed again, and counted in the report."""
-        run = self.run
+        """A card pressed on a pad, and seen placed on the page."""
 
         def seen(view: dict) -> bool:
             body = view["body"]
             return kind("ChoosingView", round=number)(view) and body["placed"][seat - 1] >= placed
 
-        for _ in range(3):
-            run.vm.key(seat, card)
-            try:
-                run.wait_view(f"P{seat}'s card {placed} placed", seen, 15)
-                return
-            except Failed:
-                lost = run.notes.setdefault("keys_pressed_again", [])
-                assert isinstance(lost, list)
-                lost.append(f"round {number} P{seat} card {card}")
-        raise Failed(f"round {number}: P{seat}'s card {card} never showed as placed")
+        self.tap(seat, card, f"round {number}: P{seat}'s card {placed} placed", seen)
+
+    def frozen(self, trap: str | None) -> Callable[[], bool]:
+        """Whether the save trap armed (if any) has frozen the service."""
+        return lambda: trap is not None and "frozen" in self.run.guest(f"cat {TRAP_OUT}")
+
+    @staticmethod
+    def complete(number: int, seat: int, need: int) -> Callable[[dict], bool]:
+        """The round's last card taken: placed, or the table gone on past the choosing."""
+
+        def done(view: dict) -> bool:
+            body = view["body"]
+            return not kind("ChoosingView", round=number)(view) or body["placed"][seat - 1] >= need
+
+        return done
 
     def follow(self, number: int, trap: str | None) -> dict:
         """Follows the round on the page to its end, trading at each Trader's turn on its
@@ -305,7 +365,7 @@ class Game:
         view: dict = {}
         traded: set[int] = set()
         while time.monotonic() < deadline:
-            if trap is not None and "frozen" in run.guest(f"cat {TRAP_OUT}"):
+            if self.frozen(trap)():
                 return {}
             try:
                 view = run.view()
@@ -333,13 +393,85 @@ class Game:
         for _ in range(run.rng.choice((0, 0, 1, 2))):
             if body["spent"] <= 0:
                 break
-            run.vm.key(seat, 1)
-            view = run.wait_view("the offer changed", lambda v, b=body: v["body"] != b, 20)
+            view = self.tap(seat, 1, "the offer changed", lambda v, b=body: v["body"] != b)
             if view["body"].get("kind") != "TradeView":
                 return
             body = view["body"]
-        run.vm.key(seat, 7)
-        run.wait_view("the trade accepted", lambda v, b=body: v["body"] != b, 20)
+        self.tap(seat, 7, "the trade accepted", lambda v, b=body: v["body"] != b)
+
+    # --- the hub, any time -----------------------------------------------------------------
+
+    def said(self, text: str) -> int:
+        """How many of the service's journal lines of this boot hold ``text``."""
+        out = self.run.guest(
+            f"journalctl -u companion -b --no-pager -o cat | grep -cF -- {shlex.quote(text)}",
+            check=False,
+        )
+        return int(out.strip() or 0)
+
+    def until(self, what: str, done: Callable[[], bool], timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > deadline:
+                raise Failed(f"{what}: not within {timeout:.0f} s")
+            time.sleep(0.5)
+
+    def plug_at_setup(self) -> None:
+        """The hub plugged in while the seats' screen shows, the service having started at
+        power-on without it: the hub's serial class was known before the plug
+        (install.sh's modules-load.d), and the service takes the port with no restart and
+        no refusal. The seats then join through it."""
+        run = self.run
+        pid = run.service()["MainPID"]
+        known = run.guest("grep -c ' ttyACM$' /proc/devices", check=False).strip() == "1"
+        answering = self.said(ANSWERING)
+        run.vm.plug()
+        self.until(
+            "the service answering the hub plugged in", lambda: self.said(ANSWERING) > answering
+        )
+        link = run.guest("readlink -f /dev/santo-domingo-hub").strip()
+        refused, restarted = self.said("refused"), run.service()["MainPID"] != pid
+        run.notes["hub"] = {
+            "link": link,
+            "ttyACM_known_before_the_plug": known,
+            "refused": refused,
+            "restarted": restarted,
+        }
+        if not known or link != "/dev/ttyACM0" or refused or restarted:
+            raise Failed(f"the hub plugged in after the boot: {run.notes['hub']}")
+        self.plugged.add("hub_plugged_after_boot")
+
+    def replug(self, number: int, need: int) -> bool:
+        """Once a round was saved: the hub pulled out after P1 chose, and plugged in again
+        once the service said it was gone. The page shows the same cards placed before
+        and after, and the round's save (``round``) every press taken once."""
+        if self.replugged or not self.rounds:
+            return False
+        run = self.run
+        pid = run.service()["MainPID"]
+        before = run.view()
+        answering, lines = self.said(ANSWERING), self.said("pad hub: ")
+        run.vm.unplug(60)
+        self.until(
+            "the service saying the hub is gone",
+            lambda: self.said("pad hub: ") - self.said(ANSWERING) > lines - answering,
+        )
+        gone = run.guest("test -e /dev/ttyACM0 || echo gone", check=False).strip() == "gone"
+        run.vm.plug()
+        self.until("the service answering the hub again", lambda: self.said(ANSWERING) > answering)
+        after = run.view()
+        placed = [need, *[0] * (len(before["body"]["placed"]) - 1)]
+        same = (
+            gone
+            and kind("ChoosingView", round=number)(after)
+            and before["body"]["placed"] == after["body"]["placed"] == placed
+            and run.service()["MainPID"] == pid
+        )
+        run.notes["hub_replugged"] = {"round": number, "gone": gone, "placed": after["body"]}
+        if not same:
+            raise Failed(f"round {number}: the hub pulled out and in again: {before} {after}")
+        self.replugged = number
+        return True
 
     # --- the faults ---------------------------------------------------------------------
 
@@ -460,7 +592,7 @@ class Game:
             self.rounds.append(kept[-1])
         if backup is None:
             backup = source == "previous"
-        run.button("ok")
+        self.fingers.button("ok")
         number = len(self.rounds) + 1
         # the rows are compared once the supply has moved them: while it runs the page
         # shows them on their way
@@ -496,7 +628,9 @@ class Game:
 
     # --- the end --------------------------------------------------------------------------
 
-    def final(self) -> None:
+    def final(self) -> bool:
+        """The ranking on the page, the game saved as played, and the model's final state
+        that of ``companion replay``: kept in the report (the hub's game as its ``game``)."""
         run = self.run
         if self.events:
             raise Failed(f"the game ended before these faults: {[n for n, _ in self.events]}")
@@ -513,13 +647,75 @@ class Game:
         final = json.loads(replayed.stdout)
         model = state_of(strip_history(record))
         shown = over["body"]["outcome"]["vp"]
-        run.record, run.final = record, final
-        run.notes["rounds"] = len(self.rounds)
-        run.checks["game_through_hub"] = (
-            final == model and final["finished"] and final["result"]["vp"] == shown
-        )
-        if not run.checks["game_through_hub"]:
+        if self.hub:
+            run.record, run.final = record, final
+        else:
+            self.notes["game"] = {"record": record, "final_state": final}
+        self.notes["rounds"] = len(self.rounds)
+        if not (final == model and final["finished"] and final["result"]["vp"] == shown):
             raise Failed(f"the final state {final} is not the model's {model} (page: {shown})")
+        return True
+
+
+def kernel_gpio(run: Run) -> None:
+    """A second game, its pads and host buttons through the kernel's GPIO character
+    device: the test's gpio-sim chip labelled as a Pi's header (its patched driver plays
+    the pads' diodes, appliance/gpiosim/), lgpio in the venv (a Pi's extra), the config's
+    pins on lgpio and the pads on the Pi's own matrix, a Pi's board revision bound over
+    /proc/cpuinfo. The service finds the chip by its label and its scanner and buttons
+    read real edges. Then the config goes back as it was, for the steps after."""
+    pins = tomllib.loads((REPO / "companion/data/pins.toml").read_text())
+    matrix = " ".join(
+        f"matrix_{name}={','.join(map(str, pins[name]))}" for name in ("rows", "columns")
+    )
+    run.guest(
+        f"mountpoint -q {CARRY} || mount -o ro /dev/vdb {CARRY};"
+        # as Raspberry Pi OS has its GPIO chips: the gpio group's, which the service is in
+        ' echo \'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"\''
+        " > /etc/udev/rules.d/60-appliance-gpio.rules && udevadm control --reload"
+        f" && insmod {GPIOSIM}/gpio-sim.ko {matrix}"
+        f" && systemd-run --unit=appliance-wiring /usr/bin/python3 {GPIOSIM}/wiring"
+        " --port /dev/virtio-ports/wiring --ready /run/wiring.ready"
+        " && for i in $(seq 1200); do test -s /run/wiring.ready && exit 0; sleep 0.1; done;"
+        " exit 1",
+        timeout=300,
+    )
+    chip = "gpiochip" + run.guest("cat /run/wiring.ready").strip()
+    run.guest(f"{VENV}/bin/pip install -q --no-index --find-links {CARRY}/wheels lgpio", 900)
+    run.guest(
+        "mkdir -p /run/appliance && { grep -v '^Revision' /proc/cpuinfo;"
+        " printf 'Revision\\t: a02082\\n'; } > /run/appliance/cpuinfo"
+        f" && printf '%s\\n' '[Service]' 'Environment=COMPANION_TEST_PINS='"
+        f" 'BindReadOnlyPaths=/run/appliance/cpuinfo:/proc/cpuinfo' > {GPIO_DROP_IN}"
+        """ && sed -i -e 's/^pin_factory = "mock"/pin_factory = "lgpio"/'"""
+        f""" -e 's/^source = "hub"/source = "matrix"/' {CONFIG}"""
+        f" && systemctl stop companion && rm -f {STATE}/game*.json"
+        " && systemctl daemon-reload && systemctl start companion",
+        timeout=300,
+    )
+    now = run.until_active(180)
+    held = run.guest(f"ls -l /proc/{now['MainPID']}/fd", check=False)
+    label = run.guest(
+        f"{VENV}/bin/python -c 'import lgpio; h = lgpio.gpiochip_open({chip[8:]});"
+        " print(lgpio.gpio_get_chip_info(h)[3])'"
+    ).strip()
+    invocation = run.guest("systemctl show -p InvocationID --value companion").strip()
+    said = run.guest(f"journalctl _SYSTEMD_INVOCATION_ID={invocation} -o cat --no-pager")
+    found = f"/dev/{chip}" in held and label == "pinctrl-bcm2835" and "mock pins" not in said
+    notes = run.notes.setdefault("kernel_gpio", {})
+    notes.update(chip=chip, label=label, held_by_the_service=f"/dev/{chip}" in held)
+    if not found:
+        raise Failed(f"the service did not open the gpio-sim chip by its label: {notes} {said}")
+    ok = Game(run, WiringFingers(run.vm)).play()
+    run.checks["keys_through_kernel_gpio"] = ok
+    run.guest(
+        f"rm -f {GPIO_DROP_IN}"
+        """ && sed -i -e 's/^pin_factory = "lgpio"/pin_factory = "mock"/'"""
+        f""" -e 's/^source = "matrix"/source = "hub"/' {CONFIG}"""
+        " && systemctl daemon-reload && systemctl restart companion",
+        timeout=300,
+    )
+    run.until_active(180)
 
 
 def exposure(run: Run) -> None:

@@ -2,10 +2,12 @@
 
 Builds (or takes from its cache, outside the repository) a Debian bookworm system, boots
 it, and from the host: installs the companion with install.sh from a copy of this
-checkout as the README tells a maker; plays a whole game of random seats through the
-real Pico firmware (MicroPython unix port) wired to the guest's USB; follows it on the
+checkout as the README tells a maker; boots it without the hub and plugs the hub in;
+plays a whole game of random seats through the real Pico firmware (MicroPython unix
+port) wired to the guest's USB, pulling the hub out and in mid-round; follows it on the
 page for phones; hangs the service's loop and kills it; cuts the power at several
-moments; uninstalls; and writes build/appliance/report.json. Every step is bounded in
+moments; plays a second game on a kernel GPIO chip (gpio-sim); uninstalls; and writes
+build/appliance/report.json. Every step is bounded in
 time and a failure is one line naming it. docs/appliance-test.md says what it proves.
 
     .venv/bin/python appliance/run.py [--seed N] [--shell]
@@ -52,6 +54,9 @@ CHECKS = (
     "installed_by_install_sh",
     "service_ready_notify",
     "game_through_hub",
+    "hub_plugged_after_boot",
+    "hub_replugged_mid_game",
+    "keys_through_kernel_gpio",
     "web_page_served",
     "watchdog_restarted_hung_loop",
     "crash_restarted_into_resume",
@@ -190,6 +195,7 @@ class Run:
         x86-64, as this host's): pip in the guest takes them from there only."""
         project = tomllib.loads((REPO / "pyproject.toml").read_text())
         wants = [*project["build-system"]["requires"], *project["project"]["dependencies"]]
+        wants += project["project"]["optional-dependencies"]["pi"]  # lgpio: kernel_gpio
         folder = cache_root() / f"wheels-{hashlib.sha256(repr(wants).encode()).hexdigest()[:16]}"
         if not folder.is_dir():
             partial = folder.with_name(folder.name + ".partial")
@@ -202,9 +208,10 @@ class Run:
             partial.rename(folder)
         return folder
 
-    def carry(self, wheels: Path) -> Path:
+    def carry(self, wheels: Path, image: Path) -> Path:
         """A small disk for the guest: the checkout as a git bundle (git clone takes it as
-        the maker's clone address) and the wheels."""
+        the maker's clone address), the wheels, and the test's gpio-sim module built for
+        the image's kernel with its wiring (appliance/gpiosim/)."""
         stage = BUILD / "carry"
         shutil.rmtree(stage, ignore_errors=True)
         tree = stage / "tree"
@@ -226,6 +233,17 @@ class Run:
         bundle = disk / "santo-domingo.bundle"
         sh([*git, "bundle", "create", "-q", str(bundle), "HEAD", "main"], timeout=120)
         shutil.copytree(wheels, disk / "wheels")
+        log = BUILD / "gpiosim.log"
+        with log.open("w") as out:
+            built = subprocess.run(
+                [str(HERE / "gpiosim/build.sh"), str(image)], stdout=subprocess.PIPE,
+                stderr=out, text=True, timeout=1200,
+            )  # fmt: skip
+        if built.returncode != 0:
+            raise Failed(f"appliance/gpiosim/build.sh ended with {built.returncode} ({log})")
+        (disk / "gpiosim").mkdir()
+        shutil.copy(built.stdout.strip().splitlines()[-1], disk / "gpiosim/gpio-sim.ko")
+        shutil.copy(HERE / "gpiosim/wiring", disk / "gpiosim/wiring")
         shutil.rmtree(tree)
         image = BUILD / "carry.img"
         image.unlink(missing_ok=True)
@@ -283,7 +301,15 @@ class Run:
         with urllib.request.urlopen(url, timeout=10) as answer:
             return json.load(answer)
 
-    def wait_view(self, what: str, test: Callable[[dict], bool], timeout: float = 60) -> dict:
+    def wait_view(
+        self,
+        what: str,
+        test: Callable[[dict], bool],
+        timeout: float = 60,
+        unless: Callable[[], bool] | None = None,
+    ) -> dict:
+        """The page's view once ``test`` holds for it; ``{}`` if the page does not answer
+        and ``unless`` says why (the service frozen on purpose, say)."""
         deadline = time.monotonic() + timeout
         last: object = None
         while True:
@@ -293,6 +319,8 @@ class Run:
                     return last
             except (urllib.error.URLError, OSError, json.JSONDecodeError) as e:
                 last = e
+                if unless is not None and unless():
+                    return {}
             if time.monotonic() > deadline:
                 raise Failed(f"the page never showed {what} within {timeout:.0f} s; last: {last}")
             time.sleep(0.2)
@@ -301,7 +329,7 @@ class Run:
 
     def button(self, name: str) -> None:
         pin = BUTTONS[name]
-        self.guest(f"printf 'low {pin}\\n' > {FIFO}; sleep 0.15; printf 'high {pin}\\n' > {FIFO}")
+        self.guest(f"/usr/local/sbin/press-button {FIFO} {pin}", timeout=300)
 
 
 def kind(name: str, **fields: object) -> Callable[[dict], bool]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,83 @@ def test_the_save_trap_gives_up_after_its_time(tmp_path):
     )
     assert done.returncode == 1
     assert done.stdout.splitlines()[-1] == '{"error": "no temp within 0.2 s"}'
+
+
+def test_a_button_pressed_through_the_fifo_is_one_press_however_late_the_service_reads(
+    tmp_path,
+):
+    """press-button writes the release only once the press was read, held at least its
+    hold: the service's real FIFO (sim/wire.py) sees one down and one up on a debounced
+    button, never the two lines at once (a bounce, the release lost: OK held, the menu)."""
+    from gpiozero import Button
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.hw.buttons import BOUNCE_TIME
+    from companion.sim.wire import PinWire
+
+    factory, said = MockFactory(), []
+    fifo = tmp_path / "pins"
+    button = Button(21, pull_up=True, bounce_time=BOUNCE_TIME, pin_factory=factory)
+    edges: list[str] = []
+    button.when_pressed = lambda: edges.append("down")
+    button.when_released = lambda: edges.append("up")
+    try:
+        with PinWire(factory, fifo, said.append):
+            for _ in range(2):
+                done = subprocess.run(
+                    [sys.executable, str(APPLIANCE / "guest/press-button"), str(fifo), "21"],
+                    capture_output=True, text=True, timeout=WAIT,
+                )  # fmt: skip
+                assert done.returncode == 0, done.stderr
+        assert edges == ["down", "up", "down", "up"] and said == []
+    finally:
+        button.close()
+        factory.reset()
+
+
+def test_the_hub_wire_relays_both_ways_and_reads_the_hubs_key_reports(tmp_path):
+    """The real firmware (MicroPython unix port) behind the appliance's relay: a host's
+    hello reaches it, its answer and key lines come back whole, and the relay counts the
+    keys it reported down and up, so a release can wait for the hub's ``up``."""
+    sys.path.insert(0, str(APPLIANCE))
+    from hubwire import HubWire
+
+    from companion.hw import hublink
+
+    qemu, host = socket.socketpair()  # QEMU's end of the line, and the guest's host
+    ours, theirs = socket.socketpair()
+    keys_read, keys = os.pipe()
+    firmware = subprocess.Popen(
+        [str(Path(sys.executable).parent / "micropython"), str(REPO / "firmware/main.py")],
+        stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.DEVNULL,
+        env={**os.environ, "HUB_KEYS_FD": str(keys_read)}, pass_fds=(keys_read,),
+    )  # fmt: skip
+    os.close(keys_read)
+    theirs.close()
+    wire = HubWire(qemu, ours)
+    heard = hublink.Lines()
+    host.settimeout(WAIT)
+
+    def said() -> list:
+        return [hublink.decode(line) for line in heard.feed(host.recv(4096))]
+
+    try:
+        host.sendall(hublink.hello("N0NCE"))
+        lines: list = []
+        while not any(isinstance(m, hublink.Hello) for m in lines):
+            lines += said()
+        os.write(keys, b"press 2 5\n")
+        while not any(isinstance(m, hublink.Down) for m in lines):
+            lines += said()
+        assert wire.downs[(2, 5)] == 1 and wire.ups[(2, 5)] == 0
+        os.write(keys, b"release 2 5\n")
+        wire.wait_up((2, 5), 0, WAIT)
+        while not any(isinstance(m, hublink.Up) for m in lines):
+            lines += said()  # the up the relay counted is on its way to the guest too
+        with pytest.raises(TimeoutError):
+            wire.wait_up((2, 5), 1, 0.05)
+    finally:
+        os.close(keys)
+        wire.close()
+        host.close()
+        firmware.wait(WAIT)
