@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: test quick demo lint bench clean flash appliance-test appliance-shell
+.PHONY: test quick demo lint bench clean flash appliance-test appliance-shell pi-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -93,6 +93,14 @@ appliance-test: $(VENV)/.dev
 appliance-shell: $(VENV)/.dev
 	appliance/host-tools.sh
 	$(BIN)/python appliance/run.py --shell
+
+# The companion on an emulated Raspberry Pi 3 B (Debian's arm64 kernel, QEMU 10's raspi3b):
+# lgpio, the I²C display byte for byte, the hub over USB serial, a whole game (docs/pi-test.md).
+# Not part of `make test`; .ci/run runs it. QEMU 10 and the guest are cached in
+# /var/cache/santo-domingo/pi (appliance/pi/host-tools.sh: root, or sudo for apt-get).
+pi-test: $(VENV)/.dev
+	appliance/pi/host-tools.sh > /dev/null
+	$(BIN)/python appliance/pi/run.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
