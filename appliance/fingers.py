@@ -59,5 +59,5 @@ class WiringFingers:
     def button(self, name: str) -> None:
         pin = BUTTONS[name]
         self.vm.wire(f"low {pin}")
-        time.sleep(HOLD)  # a least hold, after the chip read it low: never a wait for it
+        time.sleep(HOLD)  # at least this hold, after the chip read it low: never a wait for it
         self.vm.wire(f"high {pin}")

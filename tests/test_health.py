@@ -22,13 +22,13 @@ from companion.app.notify import Notifier
 from companion.cli.run import Machine, run_command
 from companion.game.boards import profile
 from companion.hw.health import Heartbeat
-from companion.hw.hub import HubPads
+from companion.hw.hub import HubPads, PortRefused
 from companion.hw.matrix import PadMatrix
 from companion.sim.matrix import SimulatedMatrix
 from companion.sim.pins import SimFactory
 from companion.storage import StateDir
 from companion.table import TABLE, new_flow
-from companion.table.events import HostKey, HostPress, Tick
+from companion.table.events import HostKey, HostPress, HubRefused, Tick
 from companion.table.view import ResumeView
 
 GUARD = 10.0  # seconds a wait may take before the test fails (never a sleep)
@@ -314,9 +314,30 @@ def test_companion_run_on_a_hub_port_that_stays_refused_says_so_and_exits_3(tmp_
     lines = err.getvalue().splitlines()
     said = (
         "the pad hub's port /dev/santo-domingo-hub has refused us for 10 s (Operation not"
-        " permitted): it is the dialout group's, and a service started before its driver"
-        " loaded is let in when it starts again"
+        " permitted): starting again, which lets the port in if its driver loaded after the"
+        " start"
     )
     assert lines[-1] == f"companion run: {said}" and "Traceback" not in err.getvalue()
     assert held == [len(seen)]  # held off after the notice was shown, before the exit
     assert seen[-1][0].notice == ("notice.hub_refused", ())  # what the panel shows
+
+
+def test_a_dying_threads_last_word_is_shown_before_the_loop_ends():
+    """The hub's notice, put just before its thread dies, is drawn even when the loop was
+    busy then: it handles what is queued before it ends on the dead thread."""
+    heart, seen = Heartbeat("pad-hub"), []
+    app = App(
+        new_flow(BOARDS, TABLE),
+        Panel(),
+        threads=[heart],
+        watchers=[lambda view, prefs: seen.append(view)],
+    )
+    app.put(HubRefused("the pad hub's port /dev/x has refused us for 10 s (EPERM)"))
+
+    def refused() -> None:
+        raise PortRefused("refused")
+
+    heart.run(refused)()  # dead before the loop's first turn, its notice still queued
+    with pytest.raises(InputFailed):
+        app.run()
+    assert seen[-1].notice == ("notice.hub_refused", ())

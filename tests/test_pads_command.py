@@ -230,7 +230,7 @@ def test_a_hub_port_that_stays_refused_is_one_line_and_exit_2(tmp_path, monkeypa
         "companion pads: pad hub: cannot open /dev/santo-domingo-hub (Permission denied):"
         " trying again each second\n",
         "companion pads: the pad hub's port /dev/santo-domingo-hub has refused us for 0 s"
-        " (Permission denied): it is the dialout group's, and a service started before its"
-        " driver loaded is let in when it starts again\n",
+        " (Permission denied): is this user in the dialout group? sudo usermod -aG dialout"
+        " $USER, then log in again\n",
     ]
     assert dying == []  # the thread's end is the line above, not a traceback

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import queue
+import time
 from contextlib import ExitStack
 
 import pytest
@@ -15,7 +16,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from companion.app.effective import effective
 from companion.cli.run import wired_pins
 from companion.hw.buttons import HostButtons
-from companion.sim.wire import VARIABLE, PinWire
+from companion.sim.wire import VARIABLE, PinWire, done_path
 from companion.table.events import HostDown, HostKey, HostUp
 
 PINS = {"left": 20, "ok": 21, "right": 15}
@@ -125,3 +126,29 @@ def test_on_real_pins_without_edges_an_edge_line_hands_over_the_level_read_now(t
         "COMPANION_TEST_PINS: not 'edge PIN': low 21",
         "COMPANION_TEST_PINS: GPIO 4 waits for no edge",
     ]
+
+
+def test_each_line_done_is_counted_beside_the_fifo_and_a_bad_pin_is_said(wired):
+    path, events, said, wire = wired
+    done = done_path(path)
+    assert done.read_text() == "0\n"  # made with the FIFO: a finger reads it before its line
+    write(path, "low 21\nlow 99\n")
+    assert events.get(timeout=WAIT) == HostDown(HostKey.OK)
+    deadline = time.monotonic() + WAIT
+    while done.read_text() != "2\n":  # the bad line is done too: said, and skipped
+        assert time.monotonic() < deadline, "the wire never counted its lines"
+        time.sleep(0.01)
+    assert len(said) == 1 and said[0].startswith("COMPANION_TEST_PINS: GPIO 99: ")
+    wire.close()
+    assert not done.exists()
+
+
+def test_an_edge_line_never_makes_a_pin_the_table_does_not_hold(tmp_path):
+    """A new pin on lgpio would claim and reconfigure its line (GPIO 2 is the display's SDA)."""
+    factory, said = EmulatedPi(), []
+    factory.pins = {21: factory.pin(21)}  # what a gpiozero factory keeps of the pins it made
+    with PinWire(factory, tmp_path / "pins", said.append) as wire:
+        wire.apply("edge 2")
+    assert said == ["COMPANION_TEST_PINS: GPIO 2 is none of the table's pins"]
+    assert 2 not in factory.mock.pins
+    factory.mock.close()

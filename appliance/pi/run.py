@@ -171,7 +171,8 @@ class Pi:
     def ok(self) -> None:
         """OK pressed and let go: each level set from outside, then ``edge 21`` in the
         companion's FIFO (QEMU's GPIO block raises no edge interrupt), answered once the
-        companion has read the line, and with it the level, through the kernel. The release
+        companion has done the line: the level read through the kernel, the edge handed
+        on. The release
         is taken by the screen that follows (OK acts when it comes up); the press to the
         release must stay under the table's long press (1 s of its clock: the menu), so no
         more is waited for in between than the press's read and a finger's hold."""

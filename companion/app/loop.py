@@ -168,12 +168,26 @@ class App:
                 self._stalled.discard(thread.name)
                 continue
             if trouble.dead:
+                self._handle_queued()  # its last word first: the hub's notice, say
                 raise InputFailed(trouble.what) from trouble.error
             if thread.name not in self._stalled:  # said once a stall
                 self._stalled.add(thread.name)
                 self._report(f"{trouble.what}: the watchdog is no longer fed")
             well = False
         return well
+
+    def _handle_queued(self) -> None:
+        """Handle what is queued already, before the loop ends on a dead input thread:
+        what the thread said before it died is then on the screen while systemd restarts
+        the service."""
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except Empty:
+                return
+            if not isinstance(event, Stop):  # the loop is ending anyway
+                self.handle(event)
+            self.events.task_done()
 
     def _input_died(self) -> None:
         """On the dying thread: wake the loop, which raises ``InputFailed``."""

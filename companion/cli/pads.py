@@ -35,6 +35,7 @@ from ..table.events import (
     KeyStuck,
     PadDown,
     PadUp,
+    Tick,
 )
 from ..ui.catalog import Catalog, catalog
 
@@ -42,6 +43,7 @@ EXIT_BAD_INPUT = 2
 NAME = "companion pads"
 PRESS_SOUND = "click"
 BUSY_HINT = "is the companion service running? sudo systemctl stop companion"
+DIALOUT = "is this user in the dialout group? sudo usermod -aG dialout $USER, then log in again"
 
 
 def pads_command(
@@ -83,29 +85,40 @@ def pads_command(
             return EXIT_BAD_INPUT
         keys.beeper.set_on(True)  # the buzzer is tried too, even if the settings mute it
         events: queue.Queue[Event] = queue.Queue()
+        hubs = [source for source in keys.inputs if isinstance(source, HubPads)]
+        for hub in hubs:  # a hub thread's end wakes the watch, which says why
+            hub.health.when_dead = lambda: events.put(Tick())
         for source in keys.inputs:  # listening before it says so: a key held at start
-            if isinstance(source, HubPads):  # its end on a refused port is said below
-                source.health.when_dead = lambda: None
             source.start(events.put)  # is no press (the pad matrix waits for its release)
         _say(out, words.t("pads.ready"))
-        refused = _watch(keys, words, count, out, events)
+        refused = _watch(keys, words, count, out, events, hubs)
         if refused is not None:
-            err.write(f"{NAME}: {refused.why}\n")
+            err.write(f"{NAME}: {refused.why}: {DIALOUT}\n")
             return EXIT_BAD_INPUT
     return 0
 
 
 def _watch(
-    keys: Keys, words: Catalog, count: int | None, out: TextIO, events: queue.Queue[Event]
+    keys: Keys,
+    words: Catalog,
+    count: int | None,
+    out: TextIO,
+    events: queue.Queue[Event],
+    hubs: list[HubPads],
 ) -> HubRefused | None:
     """Print each event as it comes; a press clicks the buzzer. Ends early, on the
-    hub's ``HubRefused``, when its port refused this user (its thread then ends)."""
+    hub's ``HubRefused``, when its port refused this user (its thread then ends); a hub
+    thread ended by anything else (a bug) raises its error here."""
     seen = 0
     try:
         while count is None or seen < count:
             event = events.get()  # Ctrl-C interrupts the wait
             if isinstance(event, HubRefused):
                 return event
+            if isinstance(event, Tick):
+                for hub in hubs:
+                    if hub.health.error is not None:
+                        raise hub.health.error
             if isinstance(event, PadDown | HostDown):
                 keys.beeper.beep(PRESS_SOUND)
             line = describe(event, words)

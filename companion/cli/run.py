@@ -31,6 +31,9 @@ EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume 
 # The hardware cannot be had now (no GPIO chip, its library, the hub's port): systemd
 # starts it again, and it may be there by then (systemd/companion.service says why).
 EXIT_NO_HARDWARE = 3
+# What a port refused to the service says: the restart lets it in if the port's device
+# class was unknown when the service started (its driver loaded later).
+REFUSED_HINT = "starting again, which lets the port in if its driver loaded after the start"
 # Under systemd, how long a start that found no hardware waits before it exits: the
 # unit's RestartSec= is short for crashes, and a retry every few seconds would keep a
 # Zero 2 W busy importing and fill the journal. Below the start timeout (90 s).
@@ -118,7 +121,8 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
                 table.app.run()
         except Exception as e:
             if isinstance(e.__cause__, PortRefused):  # the table shows it: no bug, no trace
-                return _no_hardware(f"companion run: {e.__cause__}\n", err, spec, machine)
+                line = f"companion run: {e.__cause__}: {REFUSED_HINT}\n"
+                return _no_hardware(line, err, spec, machine)
             _crashed(e, err)
             return EXIT_CRASHED
     return 0

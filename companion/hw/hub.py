@@ -333,9 +333,7 @@ class HubPads(Closing):
         if now - self._refused_at < REFUSED_FOR:
             return
         refused = PortRefused(
-            f"the pad hub's port {self.url} has refused us for {REFUSED_FOR:g} s ({_why(e)}):"
-            " it is the dialout group's, and a service started before its driver loaded is"
-            " let in when it starts again"
+            f"the pad hub's port {self.url} has refused us for {REFUSED_FOR:g} s ({_why(e)})"
         )
         assert self._put is not None
         self._put(HubRefused(str(refused)))

@@ -3,6 +3,8 @@ buttons (docs/appliance-test.md).
 
 ``companion run`` with ``COMPANION_TEST_PINS`` set in its environment makes a FIFO at that
 path. Nothing else sets the variable (the tests' units do); without it nothing is made.
+Once a line is done, the count of lines done is written to the file beside the FIFO
+(``PATH.done``): a finger waits on that before its next line, never on a window of time.
 
 - On mock pins (``[gpio] pin_factory = "mock"``, a machine without GPIO), each line
   ``low PIN`` or ``high PIN`` (a BCM number) drives that mock pin as a finger on a
@@ -21,6 +23,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from gpiozero.exc import PinError
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
@@ -38,7 +41,10 @@ class PinWire(Closing):
         self._factory = factory
         self._report = report
         self._path = path
+        self._done = done_path(path)
+        self._count = 0
         path.unlink(missing_ok=True)  # a FIFO left by a killed run
+        self._tell_done()
         os.mkfifo(path, 0o600)
         # Read and write: the FIFO never reads as ended when a writer closes it.
         self._fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
@@ -57,6 +63,14 @@ class PinWire(Closing):
             pending = pending[-LINE:]
             for line in lines:
                 self.apply(line.decode(errors="replace"))
+                self._count += 1
+                self._tell_done()
+
+    def _tell_done(self) -> None:
+        """The count of lines done so far, in ``PATH.done``, replaced whole."""
+        partial = self._done.with_name(self._done.name + ".tmp")
+        partial.write_text(f"{self._count}\n")
+        os.replace(partial, self._done)
 
     def apply(self, line: str) -> None:
         """Does what ``line`` says to the pin it names: ``low 21``, ``high 21`` on mock
@@ -68,7 +82,16 @@ class PinWire(Closing):
             said = "'low PIN' or 'high PIN'" if mock else "'edge PIN'"
             self._report(f"{VARIABLE}: not {said}: {clip(line)}")
             return
-        pin = self._factory.pin(int(words[1]))  # the one the button holds: a factory's own
+        number = int(words[1])
+        held = getattr(self._factory, "pins", None)  # a gpiozero factory's pins made so far
+        if not mock and held is not None and number not in held:  # a new one reconfigures
+            self._report(f"{VARIABLE}: GPIO {number} is none of the table's pins")
+            return
+        try:
+            pin = self._factory.pin(number)  # the one the button holds: a factory's own
+        except PinError as e:
+            self._report(f"{VARIABLE}: GPIO {number}: {e}")
+            return
         if words[0] == "low":
             pin.drive_low()  # type: ignore[attr-defined]  # a MockPin's
         elif words[0] == "high":
@@ -87,3 +110,9 @@ class PinWire(Closing):
             os.close(fd)
         self._wake = -1
         self._path.unlink(missing_ok=True)
+        self._done.unlink(missing_ok=True)
+
+
+def done_path(path: Path) -> Path:
+    """Where the wire at ``path`` says how many lines it has done."""
+    return path.with_name(path.name + ".done")

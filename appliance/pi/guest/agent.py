@@ -6,7 +6,7 @@ marker line, ``PI> ok id=ID key=value ...`` or ``PI> err id=ID error=...``, and 
 every line the companion writes to its log as ``CO> line``. Verbs:
 
   edge PIN     ``edge PIN`` into the companion's test FIFO (companion/sim/wire.py),
-               answered once the companion has read it;
+               answered once the companion has done it (its count in FIFO.done);
   chip         the GPIO chip the companion holds open: its device and label;
   file PATH N  PATH's bytes (zlib, base64) once it exists, and, for a saved game, once
                it holds N rounds (the save follows the screen by a moment);
@@ -51,20 +51,23 @@ def until(done: Callable[[], bool], what: str, every: float = 0.1) -> None:
         time.sleep(every)
 
 
-def unread(fd: int) -> int:
-    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+def done() -> int:
+    """How many lines the companion's wire has done (it counts them in FIFO.done)."""
+    with open(FIFO + ".done") as f:
+        return int(f.read() or 0)
 
 
 def edge(pin: str) -> dict[str, str]:
-    """The line, answered once the companion has read it: it applies what it read at once,
-    in the same thread (the pin's level read through the kernel), before it reads again."""
+    """The line, answered once the companion has done it: the pin's level read through the
+    kernel and handed to its edge handler."""
     if not pin.isdigit():
         raise ValueError(f"not a pin: {pin}")
     fd = os.open(FIFO, os.O_RDWR | os.O_NONBLOCK)  # never blocks, the companion reading or not
     try:
+        before = done()
         os.write(fd, f"edge {pin}\n".encode())
         # polled often: the table times a button's press (held 1 s, OK opens the menu)
-        until(lambda: unread(fd) == 0, f"the companion reading 'edge {pin}'", every=0.002)
+        until(lambda: done() > before, f"the companion doing 'edge {pin}'", every=0.002)
     finally:
         os.close(fd)
     return {"pin": pin}
