@@ -146,7 +146,8 @@ def test_each_line_done_is_counted_beside_the_fifo_and_a_bad_pin_is_said(wired):
 def test_an_edge_line_never_makes_a_pin_the_table_does_not_hold(tmp_path):
     """A new pin on lgpio would claim and reconfigure its line (GPIO 2 is the display's SDA)."""
     factory, said = EmulatedPi(), []
-    factory.pins = {21: factory.pin(21)}  # what a gpiozero factory keeps of the pins it made
+    factory.pin(21)
+    factory.pins = factory.mock.pins  # a gpiozero factory's pins made, by their info
     with PinWire(factory, tmp_path / "pins", said.append) as wire:
         wire.apply("edge 2")
     assert said == ["COMPANION_TEST_PINS: GPIO 2 is none of the table's pins"]

@@ -311,7 +311,7 @@ def cached(cache: Path, name: str, build: object) -> Path:
     log(f"built {out} in {time.monotonic() - t0:.1f} s")
     kind = name.split("-", 1)[0]
     for old in cache.glob(f"{kind}-*"):  # an older key's layer: never used again
-        if old != out and old.is_dir():
+        if old != out and (old / ".done").exists():  # one being built is another run's
             shutil.rmtree(old, ignore_errors=True)
     return out
 
@@ -329,7 +329,9 @@ def main() -> None:
     base = cached(args.cache, f"base-{base_key}", build_base)
     guest = sorted((HERE / "guest").iterdir())
     inputs = [*project_files(), *guest]
-    boot_key = digest(base_key.encode(), *(str(p).encode() + p.read_bytes() for p in inputs))
+    # the files' places in the checkout, not on this disk: every clone has the same key
+    named = (str(p.relative_to(REPO)).encode() + p.read_bytes() for p in inputs)
+    boot_key = digest(base_key.encode(), *named)
     boot = cached(args.cache, f"boot-{boot_key}", lambda out: build_boot(base, out))
     print(
         json.dumps(

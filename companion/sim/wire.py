@@ -83,8 +83,7 @@ class PinWire(Closing):
             self._report(f"{VARIABLE}: not {said}: {clip(line)}")
             return
         number = int(words[1])
-        held = getattr(self._factory, "pins", None)  # a gpiozero factory's pins made so far
-        if not mock and held is not None and number not in held:  # a new one reconfigures
+        if not mock and not self._held(number):  # a new pin would claim and reconfigure it
             self._report(f"{VARIABLE}: GPIO {number} is none of the table's pins")
             return
         try:
@@ -100,6 +99,15 @@ class PinWire(Closing):
             handler(self._factory.ticks(), pin.state)
         else:
             self._report(f"{VARIABLE}: GPIO {words[1]} waits for no edge")
+
+    def _held(self, number: int) -> bool:
+        """Whether the factory has made GPIO ``number``'s pin (a gpiozero factory keeps
+        them by the pin's info on its board); a factory that keeps none says nothing."""
+        held = getattr(self._factory, "pins", None)
+        if held is None:
+            return True
+        found = self._factory.board_info.find_pin(number)  # where gpiozero looks it up
+        return any(info in held for _, info in found)
 
     def close(self) -> None:
         if self._wake < 0:

@@ -1,4 +1,4 @@
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import NamedTuple, Self
 
@@ -13,7 +13,11 @@ class PinInfo(NamedTuple):
     col: int
     interfaces: frozenset[str]
 
+class BoardInfo:
+    def find_pin(self, spec: int | str) -> Iterator[tuple[str, PinInfo]]: ...  # (header, info)
+
 class Factory:
+    board_info: BoardInfo
     def __init__(self) -> None: ...
     def __enter__(self) -> Self: ...
     def __exit__(
