@@ -172,6 +172,20 @@ def test_the_first_default_file_that_exists_is_read(tmp_path, monkeypatch):
     assert config.load().target == 50 and config.load().source == system
 
 
+def test_a_default_file_that_cannot_be_looked_at_is_skipped_in_one_line(
+    tmp_path, monkeypatch, capsys
+):
+    """As a home folder closed to ``sudo -u`` or a service user: the OS says no to the
+    look itself (here a name too long, which root cannot be let past either)."""
+    closed, user = tmp_path / ("x" * 300) / "companion.toml", tmp_path / "user.toml"
+    user.write_text("[game]\ntarget = 40\n")
+    monkeypatch.setattr(config, "DEFAULT_PATHS", (closed, user))
+    assert config.load().target == 40
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "skipped" in err and "x" * 300 in err
+    assert "Traceback" not in err
+
+
 def test_an_explicit_file_must_exist(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "DEFAULT_PATHS", (write(tmp_path, ""),))
     missing = tmp_path / "nowhere.toml"

@@ -86,7 +86,7 @@ class ReadOnly:
 
     def ops(self) -> FileOps:
         def open_file(path, mode="r", *args, **kwargs):
-            if "w" in mode:
+            if set(mode) & set("wax+"):
                 if self.writes == 0:
                     raise OSError(errno.EROFS, "Read-only file system")
                 self.writes -= 1

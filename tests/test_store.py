@@ -27,6 +27,7 @@ from companion.errors import where
 from companion.game.boards import profile
 from companion.game.record import GameRecord, state_to_dict
 from companion.storage import FileOps, Loaded, Source, StateDir, StorageError
+from companion.storage.settings import SettingsFile
 from companion.table import FAST, KeepAside, Phase, new_flow, offer_resume, public_view
 from companion.table.events import HostKey
 
@@ -406,6 +407,32 @@ def test_a_read_only_folder_refuses_saves_and_still_loads(tmp_path):
     with pytest.raises(StorageError, match="Read-only file system"):
         state.save(upto(4))
     assert state.load().record == upto(3) and snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("target", ["victim.txt", "missing.txt"])
+def test_a_link_at_the_temporary_file_is_never_written_through(tmp_path, target):
+    """A link left where the save writes its temporary file (by another user, or a
+    restored backup) is replaced, never followed: what it points to stays as it was."""
+    folder = tmp_path / "state"
+    state = saved(folder, 2)
+    victim = tmp_path / target
+    if target == "victim.txt":
+        victim.write_text("mine")
+    (folder / "game.json.tmp").symlink_to(victim)
+    state.save(upto(3))
+    assert state.load().record == upto(3)
+    assert not os.path.lexists(folder / "game.json.tmp")
+    assert (victim.read_text() == "mine") if target == "victim.txt" else not victim.exists()
+
+
+def test_a_link_at_the_settings_temporary_file_is_never_written_through(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+    file = SettingsFile(tmp_path)
+    file.temp.symlink_to(victim)
+    file.save({"contrast": 3})
+    assert victim.read_text() == "mine" and not file.temp.is_symlink()
+    assert json.loads(file.path.read_text()) == {"contrast": 3}
 
 
 # --- setting a game aside ------------------------------------------------------------------

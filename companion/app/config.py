@@ -19,6 +19,7 @@ import difflib
 import ipaddress
 import json
 import stat
+import sys
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -450,10 +451,23 @@ def shipped_pins() -> Pins:
 
 def find_file(path: Path | None = None, search: bool = True) -> Path | None:
     """The config file to read: ``path`` if given, else (when ``search``) the first of
-    ``DEFAULT_PATHS`` that exists, else None (the packaged defaults alone)."""
+    ``DEFAULT_PATHS`` that exists, else None (the packaged defaults alone). A default path
+    that cannot be looked at (a home folder closed to a service user, or to ``sudo -u``)
+    is skipped, said in one line on stderr: it was not asked for by name."""
     if path is not None or not search:
         return path
-    return next((p.expanduser() for p in DEFAULT_PATHS if p.expanduser().exists()), None)
+    return next((p for p in map(Path.expanduser, DEFAULT_PATHS) if _there(p)), None)
+
+
+def _there(path: Path) -> bool:
+    try:
+        path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as e:
+        print(f"companion: config {path}: {e.strerror or e}; skipped", file=sys.stderr)
+        return False
+    return True
 
 
 def defaults() -> Config:

@@ -27,6 +27,11 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _no_follow(path: str, flags: int) -> int:
+    # With O_EXCL a link is refused already; O_NOFOLLOW says so where it is read.
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o666)
+
+
 @dataclass(frozen=True, slots=True)
 class FileOps:
     """Every call the state directory makes that reads or changes the disk."""
@@ -47,10 +52,14 @@ def read_head(ops: FileOps, path: Path, limit: int) -> bytes:
 
 
 def write_synced(ops: FileOps, path: Path, data: bytes) -> None:
-    """``data`` as the whole of ``path``, on the disk before this returns. On failure the
-    partial file is removed again (unless something that is not a file is in the way)."""
+    """``data`` as the whole of a new file ``path``, on the disk before this returns. What
+    was at ``path`` is removed first and the file is made anew (``x``: it must not exist,
+    nor be a link): a link left there is never written through, whatever it points to.
+    On failure the partial file is removed again (unless something that is not a file is
+    in the way)."""
+    discard(ops, path)
     try:
-        with ops.open_file(path, "wb") as f:
+        with ops.open_file(path, "xb", opener=_no_follow) as f:
             f.write(data)
             f.flush()
             ops.fsync(f.fileno())
