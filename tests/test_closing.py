@@ -24,6 +24,7 @@ from companion.sim import hub as simhub
 from companion.sim.panel import FakePanel, FakeSsd1322
 from companion.sim.pins import SimFactory
 from companion.storage.history import History
+from companion.storage.lock import FolderLock
 
 BUTTONS = {"left": 20, "ok": 21, "right": 15}
 BUZZER = 18
@@ -107,10 +108,17 @@ def test_the_simulated_hub_ends_its_firmware_and_its_pty():
 def test_the_history_closes_its_database(tmp_path):
     with History(tmp_path) as store:
         assert isinstance(store, History)
-        assert store.current() is None  # opened
+        assert store.held(["nothing"]) == {}  # opened
         assert store.connected
     assert not store.connected
     store.close()
+
+
+def test_the_folder_lock_lets_go_when_closed_and_twice(tmp_path):
+    with FolderLock(tmp_path, "companion test") as lock:
+        assert lock.take() and lock.take()  # held; taking it again is holding it
+    FolderLock(tmp_path, "another").take()  # free again
+    lock.close()
 
 
 def test_the_window_closes(monkeypatch):

@@ -422,6 +422,7 @@ def test_a_game_set_aside_at_power_on_can_be_resumed_from_the_seats_screen():
     power_on.key(HostKey.RIGHT)
     power_on.ok()  # the older one, four seats, after its first round
     assert power_on.view.phase is Phase.SELECT and power_on.view.body.round == 2
+    older = older.identified()  # a table without ids (new_flow's): its contents' id
     assert power_on.flow.game.record == older and power_on.effects[-1] == ResumeKept(older)
     assert power_on.flow.kept == (KeptGame(saved),)  # no longer one set aside
     assert power_on.flow.pads == (0, 1, 2, 3)

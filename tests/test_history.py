@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -12,9 +13,9 @@ from helpers import model_script, simulate
 
 from companion.errors import where
 from companion.game.boards import profile
-from companion.game.record import GameRecord
+from companion.game.record import GameRecord, legacy_id
 from companion.storage import StateDir, StorageError
-from companion.storage.history import MIGRATIONS, VERSION, History
+from companion.storage.history import MIGRATIONS, VERSION, Held, History
 
 NOON = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 # Two rounds of docs/record-format.md; with target 6 the game is finished, P2 wins.
@@ -41,7 +42,8 @@ def test_a_finished_game_is_stored_with_its_result(tmp_path):
     assert game.result == {"vp": [6, 9, 5], "goods": [0, 0, 0], "winners": [1]}
     assert game.date == "2026-11-23T12:00:00+00:00"
     assert game.names == ("Ann", None, "Cy") and game.board == "standard"
-    assert game.record == record()
+    assert replace(game.record, game_id=None) == record()  # a record without an id: given one
+    assert game.record.game_id == game.game_id
 
 
 def test_an_ended_game_is_stored_abandoned_with_its_ranking(tmp_path):
@@ -53,20 +55,20 @@ def test_an_ended_game_is_stored_abandoned_with_its_ranking(tmp_path):
 
 def test_the_same_game_saved_again_updates_its_row(tmp_path):
     store = history(tmp_path)
-    first = store.game_id(record(rounds=ROUNDS[:1]), fresh=True)
-    store.put(record(), game_id=store.game_id(record()))
-    undone = store.game_id(record(rounds=ROUNDS[:1]))  # a round taken back
-    store.put(record(), game_id=store.game_id(record()))
-    assert first == undone
-    assert [g.game_id for g in store.games()] == [first]
+    store.put(record(target=30, id="g1"))  # set aside
+    store.put(record(id="g1"))  # resumed and finished
+    store.put(record(rounds=ROUNDS[:1], id="g1"))  # its last round undone
+    store.put(record(id="g1"))  # and finished again
+    (game,) = store.games()
+    assert game.game_id == "g1" and game.finished and game.record == record(id="g1")
 
 
-def test_a_game_that_does_not_continue_the_current_one_gets_a_new_id(tmp_path):
+def test_two_games_of_the_same_keys_are_two_rows_by_their_ids(tmp_path):
     store = history(tmp_path)
-    first = store.game_id(record(rounds=ROUNDS[:1]))
-    other = [{"plays": [[1, 2], [3, 4], [5, 6]]}]
-    assert store.game_id(record(rounds=other)) != first
-    assert store.game_id(record(rounds=[]), fresh=True) != first
+    store.put(record(id="monday"))
+    store.put(record(id="tuesday"))
+    assert sorted(g.game_id for g in store.games()) == ["monday", "tuesday"]
+    assert store.held(["monday", "sunday"]) == {"monday": Held(True, record(id="monday"))}
 
 
 def test_games_are_listed_newest_first(tmp_path):
@@ -88,11 +90,27 @@ def test_a_version_1_database_is_migrated(tmp_path):
     db.commit()
     db.close()
     store = history(tmp_path)
-    assert store.connect().execute("PRAGMA user_version").fetchone()[0] == VERSION == 4
-    assert [g.game_id for g in store.games()] == ["old"]
-    assert store.current() is None  # the table version 2 added is there, empty
-    store.game_id(record())
-    assert store.current()[1] == record()
+    assert store.connect().execute("PRAGMA user_version").fetchone()[0] == VERSION == 5
+    # A game written before ids: keyed now by the id its record makes, as its files are.
+    assert [g.game_id for g in store.games()] == [legacy_id(record())]
+
+
+def test_a_version_4_database_keys_its_games_by_their_records_ids(tmp_path):
+    db = sqlite3.connect(tmp_path / "history.sqlite")
+    db.executescript("".join(MIGRATIONS[:4]) + "PRAGMA user_version = 4;")
+    for game_id, date in (("a", "2025-01-01"), ("b", "2025-01-02")):  # the same keys twice
+        db.execute(
+            "INSERT INTO games VALUES (?, ?, 1, '[1]', NULL, NULL, '\"standard\"', ?)",
+            (game_id, f"{date}T00:00:00+00:00", record().to_json()),
+        )
+    db.execute("INSERT INTO current VALUES (0, 'b', ?)", (record().to_json(),))
+    db.commit()
+    db.close()
+    store = history(tmp_path)
+    ids = {g.game_id for g in store.games()}
+    assert len(ids) == 2 and legacy_id(record()) in ids  # one takes it, the other keeps its own
+    tables = {n for (n,) in store.connect().execute("SELECT name FROM sqlite_master")}
+    assert "current" not in tables and "kept" not in tables
 
 
 def test_a_newer_database_is_refused_and_left_alone(tmp_path):
@@ -104,7 +122,7 @@ def test_a_newer_database_is_refused_and_left_alone(tmp_path):
     with pytest.raises(StorageError) as e:
         history(tmp_path).connect()
     assert str(e.value) == (
-        f"history {where(path)} has schema version 99, newer than this companion knows (4);"
+        f"history {where(path)} has schema version 99, newer than this companion knows (5);"
         " it is left as it is"
     )
     assert path.read_bytes() == before
@@ -169,7 +187,8 @@ def test_an_unfinished_game_set_aside_for_a_new_one_is_stored_abandoned(tmp_path
         for sink in sinks:
             sink(effect)
     (game,) = history(tmp_path).games()
-    assert not game.finished and game.result is None and game.record == record(30)
+    assert not game.finished and game.result is None
+    assert replace(game.record, game_id=None) == record(30)
     assert said[-1].startswith("the saved game is kept as")
 
 
@@ -198,7 +217,7 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
     from companion.table import GameChanged, GameFinished
 
     db = sqlite3.connect(tmp_path / "history.sqlite")
-    db.execute("PRAGMA user_version = 5")
+    db.execute("PRAGMA user_version = 6")
     db.close()
     state = StateDir(tmp_path)
     said: list[str] = []
@@ -207,8 +226,8 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
         for sink in sinks:
             sink(effect)
     assert said == [
-        f"history {where(tmp_path / 'history.sqlite')} has schema version 5, newer than this"
-        " companion knows (4); it is left as it is; the game goes on without its history,"
+        f"history {where(tmp_path / 'history.sqlite')} has schema version 6, newer than this"
+        " companion knows (5); it is left as it is; the game goes on without its history,"
         " which is written when it can be"
     ]
     assert state.load().record == record()
@@ -222,18 +241,18 @@ def test_a_game_finished_undone_resumed_after_a_restart_and_finished_again_is_on
     table = HistoryRecorder(history(tmp_path), said.append)
     unnamed = (None,) * 3
     for effect in (
-        GameChanged(record(rounds=[])),
-        GameChanged(record(rounds=ROUNDS[:1])),
-        GameFinished(record(), unnamed),
-        GameChanged(record(rounds=ROUNDS[:1])),  # the last round undone, then the power cut
+        GameChanged(record(rounds=[], id="g1")),
+        GameChanged(record(rounds=ROUNDS[:1], id="g1")),
+        GameFinished(record(id="g1"), unnamed),
+        GameChanged(record(rounds=ROUNDS[:1], id="g1")),  # the last round undone, power cut
     ):
         table(effect)
     table.history.close()
     restarted = HistoryRecorder(history(tmp_path), said.append)
-    finished = record(target=6, rounds=ROUNDS)
+    finished = record(id="g1")
     restarted(GameFinished(finished, unnamed))  # resumed and finished again
-    for effect in (KeepAside(finished, unnamed), GameChanged(record(rounds=[]))):  # a new
-        restarted(effect)  # game, as the table starts one after a game over: not the same row
-    restarted(GameFinished(record(rounds=ROUNDS, target=6), unnamed))
+    for effect in (KeepAside(finished, unnamed), GameChanged(record(rounds=[], id="g2"))):  # a
+        restarted(effect)  # new game, as the table starts one after a game over: its own row
+    restarted(GameFinished(record(id="g2"), unnamed))
     games = list(restarted.history.games())
-    assert len(games) == 2 and len({g.game_id for g in games}) == 2 and said == []
+    assert sorted(g.game_id for g in games) == ["g1", "g2"] and said == []

@@ -44,8 +44,12 @@ def test_the_simulated_games_are_listed_newest_first_and_export_replays_to_them(
     (tmp_path / "games.jsonl").write_text(exported)
     replayed, err = io.StringIO(), io.StringIO()
     assert replay_command(str(tmp_path / "games.jsonl"), as_json=True, out=replayed, err=err) == 0
+    # Exported oldest first, as they were played: an import adds them in that order.
     assert [json.loads(line)["result"] for line in replayed.getvalue().splitlines()] == [
-        g["result"] for g in games
+        g["result"] for g in games[::-1]
+    ]
+    assert [json.loads(line)["id"] for line in exported.splitlines()] == [
+        g["id"] for g in games[::-1]
     ]
 
 
@@ -61,22 +65,41 @@ def test_the_table_names_seats_winners_and_an_abandoned_game(tmp_path):
     assert lines[2].endswith("Ann, Bo, P3  Bo       2       standard")
 
 
-def test_import_adds_every_line_and_a_bad_line_adds_nothing(tmp_path):
-    good = record().to_json()
-    (tmp_path / "in.jsonl").write_text(f"{good}\n{good}\n")
+def test_import_adds_every_good_line_and_names_each_bad_one(tmp_path):
+    good, other = record().to_json(), record(target=7).to_json()
+    (tmp_path / "in.jsonl").write_text(f"{good}\n{other}\n")
     (tmp_path / "s").mkdir()
     assert history("--state-dir", str(tmp_path / "s"), "import", str(tmp_path / "in.jsonl"))[0] == 0
     bad = '{"players": 3, "rounds": [{"plays": [[1, 3], [2, 5], [4, 9]]}]}'
-    (tmp_path / "bad.jsonl").write_text(f"{good}\n{bad}\n")
+    third = record(target=8).to_json()
+    (tmp_path / "bad.jsonl").write_text(f"{good}\n{bad}\n{third}\n")
     code, out, err = history(
         "import", str(tmp_path / "bad.jsonl"), "--state-dir", str(tmp_path / "s")
     )
-    assert code == 2 and out == ""
+    path = where(tmp_path / "bad.jsonl")
+    assert code == 2
+    assert out == f"1 game added from {tmp_path / 'bad.jsonl'}; 1 already in the history, skipped\n"
     assert err == (
-        f"companion history: {where(tmp_path / 'bad.jsonl')}: line 2: round 1, seat P3: "
+        f"companion history: {path}: line 2: round 1, seat P3: "
         "card 9 does not exist (cards are 1..8)\n"
+        f"companion history: 1 bad line in {path} skipped; the good ones are added\n"
     )
-    assert len(list(History(tmp_path / "s").games())) == 2
+    assert sorted(g.record.target for g in History(tmp_path / "s").games()) == [6, 7, 8]
+
+
+def test_an_import_names_the_first_bad_lines_and_counts_the_rest(tmp_path):
+    (tmp_path / "bad.jsonl").write_text("nonsense\n" * 25 + record().to_json() + "\n")
+    (tmp_path / "s").mkdir()
+    code, out, err = history(
+        "import", str(tmp_path / "bad.jsonl"), "--state-dir", str(tmp_path / "s")
+    )
+    lines = err.splitlines()
+    assert code == 2 and out.startswith("1 game added") and len(lines) == 11
+    assert ": line 10: " in lines[9] and ": line 11: " not in err
+    assert lines[10].endswith(
+        f"25 bad lines in {where(tmp_path / 'bad.jsonl')} skipped (15 more not shown); "
+        "the good ones are added"
+    )
 
 
 def test_a_missing_import_file_is_one_line(tmp_path):
@@ -185,9 +208,12 @@ def test_an_import_line_longer_than_the_cap_is_refused_by_its_number(tmp_path):
     long = '{"players": 3, "note": "' + "x" * (2 * 1024 * 1024) + '"}'
     (tmp_path / "in.jsonl").write_text(f"{good}\n{long}\n{good}\n")
     code, out, err = history("--state-dir", str(tmp_path), "import", str(tmp_path / "in.jsonl"))
-    assert code == 2 and out == ""
-    assert err.endswith(": line 2: longer than 1 MB (1048576 bytes), not read\n")
-    assert err.count("\n") == 1
+    assert code == 2 and out.startswith("1 game added") and "1 already in the history" in out
+    first, last = err.splitlines()
+    assert first.endswith(": line 2: longer than 1 MB (1048576 bytes), not read")
+    assert last.endswith(
+        "1 bad line in " + where(tmp_path / "in.jsonl") + " skipped; the good ones are added"
+    )
 
 
 def test_import_into_a_history_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
@@ -207,10 +233,10 @@ def test_import_into_a_history_that_cannot_be_written_is_one_line(tmp_path, monk
         folder.chmod(0o555)
     else:
 
-        def read_only(self, records, kept=None):
+        def read_only(self, games):
             raise sqlite3.OperationalError("attempt to write a readonly database")
 
-        monkeypatch.setattr(History, "add_all", read_only)
+        monkeypatch.setattr(History, "_add_batch", read_only)
     try:
         code, out, err = history("--state-dir", str(folder), "import", str(tmp_path / "more.jsonl"))
     finally:

@@ -186,7 +186,8 @@ def test_a_bot_is_tallied_by_its_strength_never_with_the_unnamed_seat_of_its_num
 
 
 def test_a_game_set_aside_at_power_on_keeps_its_seats_names(tmp_path):
-    (tmp_path / "names.txt").write_text("name P1 anna\n")
+    # A round played (a game of no rounds is no game for the history), then a power cut.
+    (tmp_path / "names.txt").write_text("name P1 anna\npress P1 3\npress P1 4\n")
     (tmp_path / "left.txt").write_text("press LEFT\npress OK\n")  # resume screen: a new game
     state = str(tmp_path / "s")
     start = ("--players", "1", "--bots", "easy,normal", "--state-dir", state)

@@ -8,6 +8,7 @@ import json
 import random
 import sqlite3
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,6 +42,16 @@ def games_in(folder: Path) -> list[GameRecord]:
         return [g.record for g in history.games()]
     finally:
         history.close()
+
+
+def played(folder: Path) -> list[str]:
+    """What each game in the history of ``folder`` played, without its id (a simulator
+    draws its games' ids), as JSON text."""
+    return [without_id(r) for r in games_in(folder)]
+
+
+def without_id(record: GameRecord) -> str:
+    return replace(record, game_id=None).to_json()
 
 
 def files_of(folder: Path) -> dict[str, GameRecord]:
@@ -141,6 +152,21 @@ def test_an_unfinished_game_is_still_continued_by_its_saves(tmp_path):
     ]
 
 
+def test_a_save_of_another_game_sets_the_unfinished_one_aside_by_its_id(tmp_path):
+    """A game is its id: another game's save never pushes an unfinished one out through
+    the backup, and the same game's saves (a round on, or undone) continue it."""
+    store = StateDir(tmp_path, clock=lambda: NOON.replace(tzinfo=None))
+    store.save(record(target=30, rounds=ROUNDS[:1], id="g1"))
+    store.save(record(target=30, rounds=[], id="g1"))  # undone: the same game
+    assert store.kept is None
+    store.save(record(target=30, rounds=ROUNDS[:1], id="g2"))  # the same keys, another game
+    assert store.notes == ("the game before it is kept as game-2026-11-23T12-00-00.json",)
+    assert files_of(tmp_path) == {
+        "game.json": record(target=30, rounds=ROUNDS[:1], id="g2"),
+        "game-2026-11-23T12-00-00.json": record(target=30, rounds=[], id="g1"),
+    }
+
+
 # --- the recorder: a failed write waits, and is written when the history is back ---------
 
 
@@ -160,10 +186,10 @@ def play(sinks, *effects) -> None:
             sink(effect)
 
 
-def a_game(target: int = 6, rounds=ROUNDS) -> tuple:
-    """A game's effects, from its first save to its end."""
-    changes = tuple(GameChanged(record(target, rounds[:n])) for n in range(len(rounds)))
-    return (*changes, GameFinished(record(target, rounds), UNNAMED))
+def a_game(target: int = 6, rounds=ROUNDS, game: str = "g1") -> tuple:
+    """A game's effects, from its first save to its end; ``game``: its id."""
+    changes = tuple(GameChanged(record(target, rounds[:n], id=game)) for n in range(len(rounds)))
+    return (*changes, GameFinished(record(target, rounds, id=game), UNNAMED))
 
 
 @pytest.mark.parametrize("order", ["recorder first", "saver first"])
@@ -173,10 +199,10 @@ def test_a_game_whose_write_fails_is_written_at_the_next_write(tmp_path, order):
     sinks = table if order == "recorder first" else table[::-1]
     locked = Locked(tmp_path)
     play(sinks, *a_game())
-    play(sinks, GameChanged(record(target=30, rounds=[])))  # a new game over it
+    play(sinks, GameChanged(record(target=30, rounds=[], id="g2")))  # a new game over it
     locked.release()
-    play(sinks, GameChanged(record(target=30, rounds=ROUNDS[:1])))
-    assert games_in(tmp_path) == [record()]
+    play(sinks, GameChanged(record(target=30, rounds=ROUNDS[:1], id="g2")))
+    assert games_in(tmp_path) == [record(id="g1")]
     assert [line for line in said if "locked" in line] == [said[0]]  # said once
     assert said[-1] == "the history is written again"
 
@@ -190,7 +216,7 @@ def test_a_game_whose_write_failed_before_a_power_cut_is_written_at_power_on(tmp
     locked.release()
     restarted, _saver = recorder(tmp_path, said)
     restarted.start()  # at power-on
-    assert games_in(tmp_path) == [record()]
+    assert games_in(tmp_path) == [record(id="g1")]
     assert "1 game kept in" in said[-1]
 
 
@@ -203,8 +229,8 @@ def test_a_wrong_tables_history_is_set_aside_by_the_writer_once_and_a_new_one_st
     said: list[str] = []
     table = recorder(tmp_path, said)
     play(table, *a_game())
-    play(table, *a_game(target=30))
-    assert games_in(tmp_path) == [record(target=30, rounds=ROUNDS), record()]
+    play(table, *a_game(target=30, game="g2"))
+    assert games_in(tmp_path) == [record(target=30, id="g2"), record(id="g1")]
     aside = [line for line in said if "not a usable history" in line]
     assert len(aside) == 1 and "kept as history.bad.sqlite" in aside[0]
     assert (tmp_path / "history.bad.sqlite").exists()
@@ -215,13 +241,13 @@ def test_kept_games_in_the_history_are_pruned_to_the_last_n_never_one_it_lacks(t
     table = recorder(tmp_path, said, keep=2)
     targets = (6, 7, 8, 9, 10)
     for target in targets[:3]:  # each game set aside over the one before: in the history
-        play(table, *a_game(target), KeepAside(record(target), UNNAMED))
+        play(table, *a_game(target, game=f"t{target}"), KeepAside(record(target), UNNAMED))
     table[0].start()  # looked through again, as after the next game
     assert sorted(r.target for r in files_of(tmp_path).values()) == [7, 8]  # the oldest
     # pruned: the history holds it
     locked = Locked(tmp_path)
     for target in targets[3:]:  # two games the history cannot take
-        play(table, *a_game(target), KeepAside(record(target), UNNAMED))
+        play(table, *a_game(target, game=f"t{target}"), KeepAside(record(target), UNNAMED))
     table[0].close()  # and lost from memory: only their files keep them
     assert {r.target for r in files_of(tmp_path).values()} >= {9, 10}
     locked.release()
@@ -234,15 +260,16 @@ def test_kept_games_in_the_history_are_pruned_to_the_last_n_never_one_it_lacks(t
 def test_a_kept_file_of_the_same_record_as_another_game_is_a_game_of_its_own(tmp_path):
     said: list[str] = []
     table = recorder(tmp_path, said)
-    play(table, *a_game(), KeepAside(record(), UNNAMED))  # written
+    play(table, *a_game(), KeepAside(record(id="g1"), UNNAMED))  # written
     locked = Locked(tmp_path)
-    play(table, *a_game(), KeepAside(record(), UNNAMED))  # the same keys pressed: not written
-    table[0].close()
+    play(table, *a_game(game="g2"), KeepAside(record(id="g2"), UNNAMED))  # the same keys
+    table[0].close()  # pressed, another game: not written
     locked.release()
     restarted, _saver = recorder(tmp_path, said)
     restarted.start()
     restarted.start()  # looked through again: nothing more
-    assert games_in(tmp_path) == [record(), record()]
+    assert sorted(r.game_id for r in games_in(tmp_path)) == ["g1", "g2"]
+    assert played(tmp_path) == [without_id(record())] * 2
 
 
 @pytest.mark.parametrize("failing", [(1,), (1, 2), (1, 2, 3)])
@@ -261,14 +288,15 @@ def test_evenings_of_the_same_game_with_the_history_failing_are_each_kept(
         read_only_history["on"] = evening in failing and how == "read-only"
         table = recorder(tmp_path, said)
         table[0].start()
-        play(table, *a_game())
+        play(table, *a_game(game=f"evening{evening}"))
         table[0].close()
         if locked is not None:
             locked.release()
     read_only_history["on"] = False
     restarted, _saver = recorder(tmp_path, said)
     restarted.start()
-    assert games_in(tmp_path) == [record()] * evenings
+    assert played(tmp_path) == [without_id(record())] * evenings
+    assert len({r.game_id for r in games_in(tmp_path)}) == evenings
     assert len(files_of(tmp_path)) == evenings  # four kept (fewer than KEEP), one in play
 
 
@@ -325,7 +353,8 @@ def test_simulate_a_finished_game_whose_history_fails_then_new_games_nothing_los
     code, _out, err = simulate(*game, str(plays[3]))
     assert code == 0, err
     ended.append(files_of(folder)["game.json"])
-    assert len({r.to_json() for r in ended}) == (4 if keys == "other games" else 1)
+    assert len({without_id(r) for r in ended}) == (4 if keys == "other games" else 1)
+    assert len({r.game_id for r in ended}) == 4  # each a game of its own
     assert sorted(r.to_json() for r in games_in(folder)) == sorted(r.to_json() for r in ended)
     assert sorted(r.to_json() for r in files_of(folder).values()) == sorted(
         r.to_json() for r in ended
@@ -368,11 +397,11 @@ def test_a_locked_history_never_holds_up_the_table_and_is_written_when_back(tmp_
     locked = Locked(tmp_path)
     play(table, *a_game())
     locked.release()
-    table[1](GameChanged(record(target=30, rounds=[])))  # the next game: the saver sets
-    table[0](GameChanged(record(target=30, rounds=[])))  # the finished one aside
+    table[1](GameChanged(record(target=30, rounds=[], id="g2")))  # the next game: the saver
+    table[0](GameChanged(record(target=30, rounds=[], id="g2")))  # sets the finished one aside
     table[0].close()
     assert touched == {"history"}  # the recorder's own thread, never the caller's
-    assert games_in(tmp_path) == [record()]
+    assert games_in(tmp_path) == [record(id="g1")]
     assert sum("without its history" in line for line in said) <= 1
 
 
@@ -487,19 +516,23 @@ def test_history_import_into_a_history_that_says_no_is_one_line(tmp_path, read_o
     assert code == 2 and err.getvalue().count("\n") == 1 and "readonly" in err.getvalue()
 
 
-def test_the_folder_is_looked_through_at_power_on_and_after_a_game_not_every_round(tmp_path):
+def test_the_folder_is_looked_through_at_power_on_a_start_and_a_game_end_not_every_round(
+    tmp_path,
+):
     said: list[str] = []
     store = StateDir(tmp_path)
     table, _saver = recorder(tmp_path, said, store)
     looks = []
-    kept_games = store.kept_games
-    store.kept_games = lambda: looks.append(1) or kept_games()
+    games = store.games
+    store.games = lambda: looks.append(1) or games()
     table.start()  # power-on
-    for n in (0, 1, 0, 1, 2):  # rounds played, and undone
-        table(GameChanged(record(target=30, rounds=ROUNDS[:n])))
-    assert len(looks) == 1
-    table(GameFinished(record(), UNNAMED))
-    assert len(looks) == 2 and said == []
+    table(GameChanged(record(target=30, rounds=[], id="g1")))  # a game starts: its first
+    assert len(looks) == 2  # save may have set an ended one aside
+    for n in (1, 0, 1, 2):  # rounds played, and undone to none: the same game
+        table(GameChanged(record(target=30, rounds=ROUNDS[:n], id="g1")))
+    assert len(looks) == 2
+    table(GameFinished(record(id="g1"), UNNAMED))
+    assert len(looks) == 3 and said == []
 
 
 MOMENTS = ("before the look", "between the game file and the kept ones", "after the look")
@@ -510,11 +543,11 @@ def test_a_new_game_setting_an_ended_one_aside_during_the_look_never_hides_it(tm
     """At power-on the history is looked through on its own thread while the table's
     first save may set the ended game aside (a rename): whenever the rename falls, the
     ended game reaches the history, once."""
-    StateDir(tmp_path).save(record())  # finished while the history could not be written
+    StateDir(tmp_path).save(record(id="g1"))  # finished while the history was not written
     said: list[str] = []
     store = StateDir(tmp_path)
     table, saver = recorder(tmp_path, said, store)
-    new_game = GameChanged(record(target=30, rounds=[]))
+    new_game = GameChanged(record(target=30, rounds=[], id="g2"))
     if moment == "before the look":
         saver(new_game)
     elif moment == "between the game file and the kept ones":
@@ -535,29 +568,26 @@ def test_a_new_game_setting_an_ended_one_aside_during_the_look_never_hides_it(tm
     if moment == "after the look":
         saver(new_game)
     table(new_game)
-    assert games_in(tmp_path) == [record()]
+    assert games_in(tmp_path) == [record(id="g1")]
     assert sorted(r.target for r in files_of(tmp_path).values()) == [6, 30]
 
 
-def test_a_game_of_no_rounds_set_aside_while_the_folder_is_looked_through_is_one_game(
+def test_a_game_of_no_rounds_set_aside_while_the_folder_is_looked_through_is_no_row(
     tmp_path,
 ):
     """``simulate --new`` over a game that has no rounds yet: its file is set aside
-    before the history hears of it; the look and the set-aside make one abandoned game."""
+    before the history hears of it; nothing was played, so neither the look nor the
+    set-aside makes a row of it (and its file stays, to be resumed)."""
     said: list[str] = []
     table, saver = recorder(tmp_path, said)
-    empty = record(target=30, rounds=[])
+    empty = record(target=30, rounds=[], id="g1")
     play((saver, table), GameChanged(empty))
     saver(KeepAside(empty, UNNAMED))  # the file renamed first ...
     table.start()  # ... the look finds it ...
     table(KeepAside(empty, UNNAMED))  # ... then the history hears of it
-    play((saver, table), GameChanged(empty))  # the new game
-    history = History.read_only(tmp_path)
-    try:
-        rows = [(g.record, g.finished) for g in history.games()]
-    finally:
-        history.close()
-    assert rows == [(empty, False)]
+    play((saver, table), GameChanged(record(target=30, rounds=[], id="g2")))  # the new game
+    assert games_in(tmp_path) == [] and not any("history" in line for line in said)
+    assert sorted(r.game_id for r in files_of(tmp_path).values()) == ["g1", "g2"]
 
 
 @pytest.mark.slow
@@ -626,9 +656,9 @@ def test_a_bug_in_the_history_writer_is_said_once_and_the_writer_lives_on(tmp_pa
     history.put = buggy
     play(table, *a_game())  # its end cannot be written: the bug
     assert failed.wait(10)  # (a hang's limit, not a time measured)
-    play(table, GameChanged(record(target=30, rounds=[])))  # the next write works
+    play(table, GameChanged(record(target=30, rounds=[], id="g2")))  # the next write works
     table[0].close()
-    assert games_in(tmp_path) == [record()]
+    assert games_in(tmp_path) == [record(id="g1")]
     first, *trace = said[0].splitlines()
     assert first.startswith("the history's writer failed (TypeError); the game goes on")
     assert trace[-1] == "TypeError: a bug" and said[-1] == "the history is written again"
@@ -644,9 +674,10 @@ def test_a_game_file_of_the_same_keys_as_one_written_is_written_at_the_next_powe
         read_only_history["on"] = failing
         table = recorder(tmp_path, said)
         table[0].start()
-        play(table[::-1], *a_game())  # saved first: the look after the game sees it ended
-        table[0].close()
+        game = "second" if failing else "first"
+        play(table[::-1], *a_game(game=game))  # saved first: the look after the game sees it
+        table[0].close()  # ended
     read_only_history["on"] = False
     at_power_on, _saver = recorder(tmp_path, said)
     at_power_on.start()  # the first power-on with the history back
-    assert games_in(tmp_path) == [record(), record()]
+    assert sorted(r.game_id for r in games_in(tmp_path)) == ["first", "second"]

@@ -63,7 +63,8 @@ def test_simulate_resume_goes_on_with_a_game_set_aside_as_one_game(tmp_path, set
     assert code == 0, err
     whole = simulate("--players", "3", "--fast", "--json", "--script", str(DEMO))[1]
     assert json.loads(out) == json.loads(whole)  # the same game as played in one go
-    assert sorted(rows(set_aside)) == [(0, False), (9, True)]  # one row, finished; and the two
+    # One row, finished; the game of two set aside with no round played is no game to keep.
+    assert rows(set_aside) == [(9, True)]
     assert not kept.exists()  # the game file holds it now
     assert [len(GameRecord.from_json(p.read_bytes()).rounds) for p in kept_files(set_aside)] == [0]
 
@@ -80,7 +81,7 @@ def test_the_seats_screen_resumes_a_game_set_aside(set_aside):
         assert sim.flow.game.over
     finally:
         sim.close()
-    assert sorted(rows(set_aside)) == [(0, False), (9, True)]
+    assert rows(set_aside) == [(9, True)]
 
 
 @pytest.mark.parametrize(
@@ -105,3 +106,23 @@ def test_a_finished_game_is_not_resumed(tmp_path):
         "--resume", str(folder / "game.json"), "--fast", "--script", "/dev/null"
     )
     assert code == 2 and "that game has ended; nothing to go on with" in err
+
+
+def test_simulate_resume_of_a_game_with_bots_asks_them_at_once(tmp_path):
+    """``--resume FILE`` as from the seats' screen: the bot seats choose again, the round
+    reveals, and the game keeps its id (one row, one file)."""
+    folder = tmp_path / "s"
+    (tmp_path / "round.txt").write_text("press P1 1\npress P1 2\n")
+    game = ("--fast", "--json", "--state-dir", str(folder), "--script")
+    bots = ("--players", "1", "--bots", "easy,strong")
+    assert simulate(*bots, *game, str(tmp_path / "round.txt"))[0] == 0
+    assert simulate(*bots, "--new", *game, "/dev/null")[0] == 0
+    (kept,) = kept_files(folder)
+    before = GameRecord.from_json(kept.read_bytes())
+    (tmp_path / "next.txt").write_text("press P1 3\npress P1 4\n")
+    code, out, err = simulate("--resume", kept.name, *game, str(tmp_path / "next.txt"))
+    assert code == 0, err
+    assert json.loads(out)["round"] == 2  # the bots chose: the round was revealed
+    saved = StateDir(folder).load().record
+    assert saved.game_id == before.game_id is not None and len(saved.rounds) == 2
+    assert not kept.exists() and saved.bots == (None, "easy", "strong")

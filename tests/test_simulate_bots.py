@@ -54,7 +54,9 @@ def test_one_person_and_two_bots_play_a_whole_game_the_same_on_every_run():
     assert record.bots == (None, "normal", "strong")
     again = GameRecord.from_json(record.to_json())
     assert again.replay().finished  # every bot's play and trade legal, to the target
-    assert whole_game() == record  # inline, on a counting clock: the same game
+    again = whole_game()  # inline, on a counting clock: the same game, a game of its own
+    assert replace(again, game_id=None) == replace(record, game_id=None)
+    assert None is not again.game_id != record.game_id
 
 
 def test_simulate_bots_plays_them_after_the_people(tmp_path):

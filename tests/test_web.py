@@ -23,7 +23,7 @@ from test_secrecy import WORDS, moves, twin_of
 from companion.game.randgame import random_game
 from companion.game.record import GameRecord
 from companion.game.settings import DeviceSettings
-from companion.storage.history import MIGRATIONS, History
+from companion.storage.history import MIGRATIONS, History, Kept
 from companion.table import Timing, new_flow, public_view, settle, start, step
 from companion.table.events import ChangeSettings, CodeUsed, PadDown, ShowCode
 from companion.table.flow import step as table_step
@@ -614,7 +614,7 @@ def test_the_page_lists_the_last_games_and_reads_again_only_when_the_file_change
     tmp_path, monkeypatch
 ):
     history = History(tmp_path)
-    history.add_all([random_game(random.Random(n), 3) for n in range(LAST + 2)])
+    history.add_all((random_game(random.Random(n), 3), Kept()) for n in range(LAST + 2))
     opened = []
     real = History.read_only.__func__
 

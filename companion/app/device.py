@@ -157,6 +157,7 @@ def device_spec(
     folder (an unfinished one offered to resume), the page when ``[web]`` enables it."""
     cfg, prefs = found.config, found.settings
     store = StateDir(cfg.state_dir)
+    store.claim("companion run")  # before anything in the folder is read or written
     web = cfg.web
     watchers = (
         (

@@ -3,13 +3,16 @@ to resume when it is unfinished), the pads' names and what the history screen sh
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from ..errors import CompanionError
 from ..game.names import NO_HISTORY
+from ..game.record import new_id
 from ..storage import Source, StateDir
 from ..storage.history import History, skipped
 from ..storage.settings import NamesFile
@@ -18,10 +21,18 @@ from ..table.state import KEPT_SHOWN, KeptGame
 from .sinks import Report
 
 
-def power_on(flow: Flow, store: StateDir | None, report: Report) -> Flow:
+def power_on(
+    flow: Flow,
+    store: StateDir | None,
+    report: Report,
+    entropy: Callable[[int], bytes] = os.urandom,
+) -> Flow:
     """The table at power-on: offering the saved game if one is unfinished, and knowing
     the games set aside that can be resumed. A save that cannot be used is told, and
-    kept (the store never overwrites it)."""
+    kept (the store never overwrites it). The games started here take their ids from
+    one drawn now (``entropy``: a seam for tests)."""
+    if not flow.next_id:
+        flow = replace(flow, next_id=new_id(entropy(16)))
     if store is None:
         return flow
     kept = tuple(

@@ -31,9 +31,8 @@ from ..sim.panel import fake_device
 from ..sim.pins import SimFactory
 from ..storage import StateDir
 from ..table import FAST, TABLE, Effect, Flow, Phase, new_flow, start
-from ..table.effects import ResumeKept
 from ..table.events import HostKey, NameSet, Put, Source, Tick
-from ..table.setup import resumed
+from ..table.setup import resume_kept
 from ..ui.catalog import languages
 from .bots import BotSeats, counting_clock
 from .compose import Sink, Spec, WatcherSource, any_order, build
@@ -189,7 +188,7 @@ class Simulator(Closing):
             now = self._clock()
             flow, effects = start(flow, players, flow.board, prefs.target, now, bots)
         elif resume is not None:  # as the device resumes a game set aside: its file, its row
-            flow, effects = resumed(flow, resume, self._clock()), (ResumeKept(resume),)
+            flow, effects = resume_kept(flow, resume, self._clock())
         spec = Spec(
             settings=found,
             pins=given_pins(self.factory),

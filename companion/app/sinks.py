@@ -10,19 +10,18 @@ import sqlite3
 import threading
 import traceback
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from queue import SimpleQueue
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from ..errors import Closing, CompanionError, clip, where
 from ..game.names import Names
 from ..game.record import GameRecord
 from ..game.settings import DeviceSettings, changed
 from ..storage import StateDir, StorageError
-from ..storage.found import Identified, continues, identify
 from ..storage.history import History
+from ..storage.reconcile import Put, reconcile
 from ..storage.settings import NamesFile, SettingsFile
 from ..table import Beep, Effect, GameChanged, GameFinished, KeepAside
 from ..table.effects import NamesChanged, ResumeKept, SettingsChanged, Stuck
@@ -116,30 +115,25 @@ class Saver:
         return moved
 
 
-class _Seen(NamedTuple):
-    """The state folder as the look through it found it."""
-
-    ended: tuple[Path, Identified] | None  # the game file, when its game ended
-    kept: list[tuple[Path, Identified]]  # the kept files that hold a game, oldest first
+Recorded = GameChanged | GameFinished | KeepAside | ResumeKept  # what the recorder hears
 
 
 class HistoryRecorder(Closing):
     """Writes every game that ends into the history: finished (the target reached) or
     abandoned (ended from the menu, or an unfinished game set aside for a new one). What
-    it writes comes in the effects (the record, the seats' names), so it reads neither
-    the table nor the state folder for them, and its place among the sinks does not matter.
-
-    Every save of the game also tells the history which game is in progress, so one game
-    keeps one row: a record holding no rounds starts a new game, unless this recorder has
-    seen a record since the start or the last set-aside (then it is a round undone).
+    it writes comes in the effects (the record with its id, the seats' names), so it reads
+    neither the table nor the state folder for them, and its place among the sinks does
+    not matter. A game is its id: written again (undone and finished again, set aside,
+    resumed and finished) it is the same row.
 
     A history that cannot be written (locked by another program, a full or read-only
     card, a damaged file) is told once; the game goes on. What it could not write waits,
     in order, and is written at the next write that works. ``store``, if given, is the
-    state folder: at the start and after every game, the games kept there (set aside, or
-    a game file that ended) that the history does not hold are written into it (a game
-    whose write failed before a power cut), and the set-aside games it holds are pruned
-    to the last ``keep``; one it does not hold is never removed.
+    state folder: at the start and after every game, its games and the history are
+    brought into step (``storage.reconcile``): a game kept there that the history lacks
+    (its write failed before a power cut) is written, a copy left by a resume cut short
+    is removed, and the games set aside that the history holds are pruned to the last
+    ``keep``; one it does not hold is never removed.
 
     ``threaded``: the writes run on a thread of this recorder's own (started at the first
     effect, stopped by close()), so a slow history never holds up the table; else on
@@ -162,10 +156,10 @@ class HistoryRecorder(Closing):
         self._store = store
         self._keep = keep
         self._threaded = threaded
-        self._seen = False
         self._backlog: list[Effect] = []  # not yet written, oldest first
+        self._playing: str | None = None  # the id of the game the last effect was of
         self._sweep = store is not None  # the state folder is to be looked through
-        self._jobs: SimpleQueue[Effect | None] = SimpleQueue()
+        self._jobs: SimpleQueue[Recorded | None] = SimpleQueue()
         self._thread: threading.Thread | None = None
         self._closed = False
         self._stopping = False  # the thread took close()'s mark off the queue
@@ -212,7 +206,7 @@ class HistoryRecorder(Closing):
             self._write()
         self.history.close()  # the thread that wrote closes
 
-    def _take(self, batch: list[Effect | None]) -> None:
+    def _take(self, batch: list[Recorded | None]) -> None:
         """``batch`` and all that came meanwhile into the backlog, in one try."""
         while not self._jobs.empty():
             batch.append(self._jobs.get())
@@ -222,32 +216,30 @@ class HistoryRecorder(Closing):
             else:
                 self._add(effect)
 
-    def _handle(self, effect: Effect) -> None:
+    def _handle(self, effect: Recorded) -> None:
         self._add(effect)
         self._write()
 
-    def _add(self, effect: Effect) -> None:
-        last = self._backlog[-1] if self._backlog else None
-        if _later(last, effect):
-            self._backlog[-1] = effect  # the same game a round on: one write will do
-        else:
+    def _add(self, effect: Recorded) -> None:
+        """A game that ended or was set aside waits to be written. Every effect tries what
+        waits (a round saved: the history may be back); the folder is looked through
+        again after a game, and when a new one starts (its first save may have set an
+        ended game aside)."""
+        if isinstance(effect, GameFinished | KeepAside):
             self._backlog.append(effect)
-        if not isinstance(effect, GameChanged):
+        playing, self._playing = self._playing, effect.record.game_id
+        if not isinstance(effect, GameChanged) or effect.record.game_id != playing:
             self._sweep = self._store is not None
 
     def _write(self) -> None:
         try:
-            # The folder is looked at first, then what waits is taken and written: a game
-            # file seen was renamed after its game's end was put here, so that end is
-            # written before the file is matched (never taken for a game the history lacks).
-            seen = self._look() if self._sweep else None
             if self._threaded:
                 self._take([])
             while self._backlog:
                 self._apply(self._backlog[0])
                 self._backlog.pop(0)
-            if seen is not None:
-                self._look_through(seen)
+            if self._sweep:
+                self._look_through()
         except (CompanionError, OSError) as e:
             self._failed(str(e))
             return
@@ -273,116 +265,46 @@ class HistoryRecorder(Closing):
         self.history.close()  # opened afresh at the next try
 
     def _apply(self, effect: Effect) -> None:
-        if isinstance(effect, GameChanged):
-            fresh = not self._seen and not effect.record.rounds
-            self.history.game_id(effect.record, fresh=fresh)
-            self._seen = True
-        elif isinstance(effect, GameFinished):
-            fresh = not self._seen and not effect.record.rounds
-            game_id = self.history.game_id(effect.record, fresh=fresh)
-            names = _named(effect.names)
-            self.history.put(effect.record, game_id=game_id, names=names)
-            self._seen = True
-            self._tell()
-        elif isinstance(effect, KeepAside):
-            self._seen = False
-            self._abandon(effect)
-            self._tell()
-        elif isinstance(effect, ResumeKept):  # the game set aside goes on: its own row
-            self.history.game_id(effect.record, revive=True)
-            self._seen = True
+        """A game that ended, or one set aside unfinished: its row. A game of no rounds
+        played is no game to keep."""
+        assert isinstance(effect, GameFinished | KeepAside)
+        record = effect.record
+        if not record.rounds:
+            return
+        if isinstance(effect, KeepAside) and (record.ended or record.replay().finished):
+            return  # written when it ended
+        self.history.put(record, names=_named(effect.names))
+        self._tell()
 
-    def _look(self) -> _Seen:
-        """What the state folder holds: the game file (if its game ended) and the kept
-        files. The game file first: a new game sets an ended one aside by renaming it, so
-        what is read is either the ended game, or the new one with the ended one's file
-        already in the list read after it. Never neither."""
+    def _look_through(self) -> None:
+        """The state folder and the history brought into step (``storage.reconcile``)."""
         store = self._store
         assert store is not None
-        path = store.load().path
-        game = identify(store.ops, path) if path is not None else None
-        ended = (path, game) if path is not None and game is not None and _over(game) else None
-        kept = [(p, identify(store.ops, p)) for p in store.kept_games()]
-        return _Seen(ended, [(p, k) for p, k in kept if k is not None and k.found.record])
-
-    def _look_through(self, seen: _Seen) -> None:
-        """The games the state folder keeps into the history; those it holds pruned."""
-        store = self._store
-        assert store is not None
-        added = 0
-        if seen.ended is not None:
-            added += self._keep_file(*seen.ended, game_file=True)
-        held: list[Path] = []
-        playing = self.history.in_progress()
-        for path, kept in seen.kept:
-            record = kept.found.record
-            assert record is not None  # only files that hold a game are seen
-            if playing is not None and _moment_of(record, playing):
-                continue  # the game in progress, its file not yet gone: it is written as it
-            # goes on (a game set aside and resumed; one set aside now, written next)
-            added += self._keep_file(path, kept)
-            held.append(path)
+        before = store.kept_games()
+        files = store.games()
+        # A game set aside while the folder was read may be in neither list: look again
+        # at the next write (a set-aside only adds a name).
+        moved = store.kept_games() != before
+        rows = self.history.held(f.game_id for f in files)
+        puts = added = 0
+        for action in reconcile(files, rows, self._keep):
+            if isinstance(action, Put):
+                self.history.put(action.record, date=action.date)
+                puts += 1
+                added += action.record.game_id not in rows
+            else:
+                store.forget(action.names)
         if added:
             games = "1 game" if added == 1 else f"{added} games"
             self._report(f"{games} kept in {where(store.path)} written into the history")
+        if puts:
             self._tell()
-        self._sweep = False
-        store.prune(held, self._keep)
-
-    def _keep_file(self, path: Path, file: Identified, game_file: bool = False) -> bool:
-        record = file.found.record
-        assert record is not None
-        return self.history.keep(
-            record,
-            file=path.name,
-            digest=file.digest,
-            stamp=file.stamp,
-            date=_dated(path),
-            game_file=game_file,
-        )
+        self._sweep = moved
 
     def _tell(self) -> None:
         if self._told is not None:
             summary = self.history.summary()
             self._told(HistoryKnown(summary))
-
-    def _abandon(self, aside: KeepAside) -> None:
-        record = aside.record
-        if not record.ended and not record.replay().finished:
-            game_id = self.history.game_id(record)
-            self.history.put(record, game_id=game_id, names=_named(aside.names))
-
-
-def _later(last: Effect | None, effect: Effect) -> bool:
-    """Whether ``effect`` saves the game ``last`` saved, a round on (or back): only the
-    latest of such saves needs writing."""
-    return (
-        isinstance(last, GameChanged)
-        and isinstance(effect, GameChanged)
-        and bool(last.record.rounds)
-        and bool(effect.record.rounds)
-        and continues(effect.record, last.record)
-    )
-
-
-def _moment_of(record: GameRecord, playing: GameRecord) -> bool:
-    """Whether ``record`` is the game in progress, as it was or is now."""
-    return len(record.rounds) <= len(playing.rounds) and continues(record, playing)
-
-
-def _over(game: Identified) -> bool:
-    """A game file of a game that ended: finished, or ended from the menu."""
-    record = game.found.record
-    return game.found.finished or (record is not None and record.ended)
-
-
-def _dated(path: Path | None) -> str | None:
-    """When a kept file was last written (UTC ISO 8601): the game's end, near enough."""
-    try:
-        when = datetime.fromtimestamp(path.stat().st_mtime, UTC) if path else None
-    except OSError:
-        return None
-    return None if when is None else when.isoformat(timespec="seconds")
 
 
 def _named(names: Names) -> Names | None:

@@ -9,9 +9,10 @@ per name.
 
 from __future__ import annotations
 
+import itertools
 import json
-import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -24,6 +25,7 @@ from ..game.record import GameRecord
 from ..rules import RecordError
 from ..storage.errors import os_reason
 from ..storage.history import HISTORY_FILE, Game, History, Kept, skipped
+from ..storage.lock import FolderLock
 from ..storage.stats import labels, stats
 from ..ui.catalog import Catalog, catalog
 from .lines import TOO_LONG_MESSAGE, Line, ReadError, TooLong, open_input, read_lines, reason
@@ -56,21 +58,10 @@ def history_command(
         words = catalog(found.settings.language)
         if verb == "import":
             assert file is not None
-            store = History(folder, report=report)
-            try:
-                records, kept = read_games(file)
-                # Oldest first, as they were played: the file is newest first, as export
-                # writes it, and games of the same date list in the order they were added.
-                added = store.add_all(records[::-1], kept[::-1])
-            except sqlite3.Error as e:  # a history that cannot be written (a read-only folder)
-                raise CompanionError(f"history {where(store.path)}: {clip(str(e))}") from None
-            finally:
-                store.close()
-            out.write(_imported(words, file, added, len(records) - added) + "\n")
-            return 0
-        games = _games(folder, report)
+            return _import(folder, file, words, out, report)
         write = {"list": _list, "export": _export, "stats": _stats}[verb]
-        write(games, as_json, words, out)
+        with _reading(folder, report) as store:
+            write(store, as_json, words, out)
     except (CompanionError, OSError) as e:
         if isinstance(e, CompanionError):
             report(str(e))
@@ -106,53 +97,107 @@ def _imported(words: Catalog, file: str, added: int, skipped: int) -> str:
     return words.t("history.imported", n=added, source=source)
 
 
-def _games(folder: Path, report: Report) -> list[Game]:
-    """The games, none when there is no history yet. Only reads (SQLite's ``mode=ro``): a
-    read command never makes, migrates, or sets aside a file; a damaged history is said
-    (the table sets it aside), and rows that cannot be read are counted and skipped."""
+@contextmanager
+def _reading(folder: Path, report: Report) -> Iterator[Reader]:
+    """The history to read, row by row (None when there is none yet). Only reads: a read
+    command never makes, migrates, or sets aside a file; a damaged history is said (the
+    table sets it aside), and rows that cannot be read are counted and skipped."""
     if not (folder / HISTORY_FILE).exists():
-        return []
+        yield None
+        return
     store = History.read_only(folder)
     try:
-        games = list(store.games())
+        yield store
     finally:
         store.close()
     if store.skipped:
         report(skipped(store))
-    return games
 
 
-def read_games(file: str) -> tuple[list[GameRecord], list[Kept]]:
-    """Every line of ``file`` (``-``: standard input) as a record the rules accept, of a
-    game played, with what the export kept of it; the first bad line raises a
-    CompanionError naming ``file`` and the line. A line is at most 1 MB, and is read so:
-    a longer one is that line's error, never read into memory whole."""
-    name = "<stdin>" if file == "-" else where(file)
+Reader = History | None
+
+
+def _rows(store: Reader, oldest_first: bool = False) -> Iterator[Game]:
+    return iter(()) if store is None else store.games(oldest_first=oldest_first)
+
+
+BAD_SHOWN = 10  # bad lines an import names one by one; the rest are counted
+
+
+class _Imported:
+    """What an import read: the good lines go on to the history, a bad one is named (the
+    first ``BAD_SHOWN``) and counted."""
+
+    def __init__(self, report: Report):
+        self.report = report
+        self.good = self.bad = 0
+
+    def games(self, file: str) -> Iterator[tuple[GameRecord, Kept]]:
+        for game in read_games(file, self._bad):
+            self.good += 1
+            yield game
+
+    def _bad(self, line: str) -> None:
+        self.bad += 1
+        if self.bad <= BAD_SHOWN:
+            self.report(line)
+
+
+def _import(folder: Path, file: str, words: Catalog, out: TextIO, report: Report) -> int:
+    """``history import FILE``: every good line added (once: a game already there, by its
+    id, is skipped), one transaction per batch, as the file streams by; each bad line said
+    and skipped, and then the status is 2."""
+    lock = FolderLock(folder, NAME)
+    lock.take()
+    store = History(folder, report=report)
+    read = _Imported(report)
+    try:
+        added = store.add_all(read.games(file))
+    finally:
+        store.close()
+        lock.release()
+    out.write(_imported(words, file, added, read.good - added) + "\n")
+    if read.bad:
+        more = f" ({read.bad - BAD_SHOWN} more not shown)" if read.bad > BAD_SHOWN else ""
+        lines = "1 bad line" if read.bad == 1 else f"{read.bad} bad lines"
+        report(f"{lines} in {_source(file)} skipped{more}; the good ones are added")
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def _source(file: str) -> str:
+    return "<stdin>" if file == "-" else where(file)
+
+
+def read_games(file: str, bad: Report) -> Iterator[tuple[GameRecord, Kept]]:
+    """Every line of ``file`` (``-``: standard input) as a record the rules accept, with
+    what the export kept of it, one at a time; a bad line is told to ``bad`` naming
+    ``file`` and the line, and skipped. A file that cannot be read raises a
+    CompanionError. A line is at most 1 MB, and is read so: a longer one is that line's
+    error, never read into memory whole."""
+    name = _source(file)
     try:
         stream = open_input(file)
     except OSError as e:
         raise CompanionError(f"{name}: cannot read: {reason(e)}") from None
     except ValueError as e:  # a NUL in the path
         raise CompanionError(f"{name}: cannot read: {clip(str(e))}") from None
-    records, kept = [], []
     try:
         for number, line in enumerate(read_lines(stream), 1):
             try:
-                record, more = _game(line)
+                yield _game(line)
             except (CompanionError, RecursionError) as e:
                 why = str(e) if isinstance(e, CompanionError) else "nested too deeply to replay"
-                raise CompanionError(f"{name}: line {number}: {why}") from None
-            records.append(record)
-            kept.append(more)
+                bad(f"{name}: line {number}: {why}")
     except ReadError as e:
         raise CompanionError(f"{name}: cannot read: {reason(e.error)}") from None
     finally:
         if file != "-":
             stream.close()
-    return records, kept
 
 
 def _game(line: Line) -> tuple[GameRecord, Kept]:
+    """A line as export writes it: any game the history keeps, of any number of rounds."""
     if isinstance(line, TooLong):
         raise CompanionError(TOO_LONG_MESSAGE)
     if not line.strip():
@@ -160,8 +205,6 @@ def _game(line: Line) -> tuple[GameRecord, Kept]:
     data = parse_json(line)
     record = GameRecord.from_dict(data)
     record.replay()
-    if not record.rounds:
-        raise CompanionError("no rounds: a game that was never played is not kept")
     kept = data.get("history") if isinstance(data, dict) else None  # a record is an object
     return record, _kept(kept, record.players)
 
@@ -208,23 +251,38 @@ def _names_kept(raw: object, players: int) -> tuple[str | None, ...] | None:
 # --- the outputs ------------------------------------------------------------------------
 
 
-def _list(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None:
+def _list(store: Reader, as_json: bool, words: Catalog, out: TextIO) -> None:
+    """Newest first; read row by row (twice for the table: its widths, then its lines),
+    so a history of any size lists in the memory of a few games."""
     if as_json:
-        out.write(json.dumps([g.to_dict() for g in games]) + "\n")
+        out.write("[")
+        for n, g in enumerate(_rows(store)):
+            out.write((", " if n else "") + json.dumps(g.to_dict()))
+        out.write("]\n")
         return
-    rows = [(*_heads(words, "date", "seats", "winners", "rounds", "board"), "")]
-    for g in games:
-        names = _names(g, words)
-        seats = ", ".join(names)
-        winners = ", ".join(names[s] for s in g.winners)
-        board = g.board if isinstance(g.board, str) else words.t("history.own_board")
-        end = "" if g.finished else words.t("history.abandoned")
-        rows.append((g.date, seats, winners, str(len(g.record.rounds)), board, end))
-    _table(rows, out)
+    head = (*_heads(words, "date", "seats", "winners", "rounds", "board"), "")
+    lines = lambda: itertools.chain([head], (_line(g, words) for g in _rows(store)))  # noqa: E731
+    widths = [len(cell) for cell in head]
+    for row in lines():
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+    for row in lines():
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        out.write("\n")
 
 
-def _export(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None:
-    for g in games:
+def _line(g: Game, words: Catalog) -> tuple[str, ...]:
+    names = _names(g, words)
+    seats = ", ".join(names)
+    winners = ", ".join(names[s] for s in g.winners)
+    board = g.board if isinstance(g.board, str) else words.t("history.own_board")
+    end = "" if g.finished else words.t("history.abandoned")
+    return (g.date, seats, winners, str(len(g.record.rounds)), board, end)
+
+
+def _export(store: Reader, as_json: bool, words: Catalog, out: TextIO) -> None:
+    """Oldest first, as the games were played: ``import`` adds them in that order, so a
+    history moved to another companion lists as it did."""
+    for g in _rows(store, oldest_first=True):
         out.write(json.dumps(exported(g), separators=(",", ":")) + "\n")
 
 
@@ -237,8 +295,8 @@ def exported(game: Game) -> dict:
     return {**game.record.to_dict(), "history": kept}
 
 
-def _stats(games: list[Game], as_json: bool, words: Catalog, out: TextIO) -> None:
-    stats = summary(games, words)
+def _stats(store: Reader, as_json: bool, words: Catalog, out: TextIO) -> None:
+    stats = summary(_rows(store), words)
     if as_json:
         out.write(json.dumps(stats) + "\n")
         return

@@ -25,6 +25,7 @@ from ..hw.buttons import WiringError
 from ..hw.hub import PortRefused
 from ..hw.pinfactory import SERVICE, PinsUnavailable
 from ..sim import wire
+from ..storage.lock import FolderBusy
 
 EXIT_BAD_INPUT = 2  # a mistake in the config: the unit's RestartPreventExitStatus=2
 EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
@@ -94,11 +95,18 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
     try:
         found = effective(Path(config_path) if config_path else None, report=report)
         spec = machine_spec(found, report, machine)
+    except FolderBusy as e:  # another program writes the folder: the start holds off
+        err.write(f"companion run: {e}\n")
+        err.flush()
+        machine.hold_off()
+        return EXIT_NO_HARDWARE
     except CompanionError as e:
         err.write(f"companion run: {e}\n")
         return EXIT_BAD_INPUT
 
     with ExitStack() as stack:
+        if spec.store is not None:  # claimed by device_spec: let go when the table stops
+            stack.callback(spec.store.release)
         try:
             table = build(spec, stack)
         except (ConfigError, WiringError) as e:  # a config mistake, never "no hardware"

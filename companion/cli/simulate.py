@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -50,12 +50,17 @@ class Refused(CompanionError):
 
 
 def simulate_command(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
+    with ExitStack() as held:  # the state folder's lock, let go when the command ends
+        return _simulate(args, held, out=out, err=err)
+
+
+def _simulate(args: argparse.Namespace, held: ExitStack, *, out: TextIO, err: TextIO) -> int:
     found: list[str] = []  # what the settings' layers had to say (a damaged file)
     try:
         _check_seats(args.players, args.bots, args.new)
         board = named_board(args.board) if args.board is not None else None
         lines = _script(args.script)
-        store = _store(args)
+        store = _store(args, held)
         resume = _resumed(args.resume, store, args.players) if args.resume else None
         look = _settings(args, board, store, lambda _: None, set_aside=False)  # only a look
         if store is not None and args.players is not None:
@@ -366,12 +371,14 @@ def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
-def _store(args: argparse.Namespace) -> StateDir | None:
-    """The state directory, ``--state-dir DIR``."""
+def _store(args: argparse.Namespace, held: ExitStack) -> StateDir | None:
+    """The state directory, ``--state-dir DIR``, held for this command until ``held``
+    closes (one writer per folder)."""
     if not args.state_dir:
         return None
     store = StateDir(Path(args.state_dir).expanduser())
-    store.check()
+    store.claim("companion simulate")
+    held.callback(store.release)
     return store
 
 

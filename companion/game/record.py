@@ -8,9 +8,11 @@ replayed (``IllegalPlayError``, ``GameOverError``).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 from operator import itemgetter, methodcaller
 from typing import Any, NamedTuple
@@ -54,6 +56,10 @@ class GameRecord:
     # The strength of each seat a bot plays (one of ``bots.STRENGTHS``), None for a
     # person; () when people play every seat. The table seats bots after the people.
     bots: tuple[str | None, ...] = ()
+    # The game's identity, given once when it starts (``new_id()``) and kept by every
+    # save, set-aside and history row of it; None in a record written before ids were.
+    # A replay never reads it.
+    game_id: str | None = None
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -67,10 +73,12 @@ class GameRecord:
         doc, setup, raw, ended = _head(data)
         rounds = _rounds(raw, setup.players)
         bots = _bots(doc.get("bots"), setup.players)
-        return cls(setup.players, setup.board, setup.target, rounds, ended, bots)
+        game_id = _game_id(doc.get("id"))
+        return cls(setup.players, setup.board, setup.target, rounds, ended, bots, game_id)
 
     def to_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {
+        out: dict[str, object] = {} if self.game_id is None else {"id": self.game_id}
+        out |= {
             "players": self.players,
             "board": board_spec(self.board),
             "target": self.target,
@@ -83,6 +91,13 @@ class GameRecord:
         if self.bots:
             out["bots"] = list(self.bots)
         return out
+
+    def identified(self) -> GameRecord:
+        """This record with its id: its own, or for a record written before games had
+        one, an id made from what it holds (``legacy_id``), the same wherever it is made."""
+        if self.game_id is not None:
+            return self
+        return replace(self, game_id=legacy_id(self))
 
     def bot(self, seat: int) -> str | None:
         """The strength of the bot at ``seat``, or None for a person."""
@@ -102,6 +117,39 @@ class GameRecord:
             result = resolve_round(state, r.plays, r.trades)
             yield result
             state = result.state
+
+
+ID_FORM = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,63}")
+
+
+def new_id(entropy: bytes) -> str:
+    """A game id from ``entropy`` (16 random bytes, from the caller: this layer draws
+    nothing): 32 hex digits."""
+    return hashlib.sha256(b"game " + entropy).hexdigest()[:32]
+
+
+def following_id(game_id: str) -> str:
+    """The id after ``game_id``: a table given one random id at power-on gives each game
+    it starts the next of this chain, without drawing again."""
+    return hashlib.sha256(b"next " + game_id.encode()).hexdigest()[:32]
+
+
+def legacy_id(record: GameRecord) -> str:
+    """The id of a record that has none (written before games had ids): made from its
+    setup and rounds, so that every copy of it, in any file, is the same game."""
+    text = replace(record, game_id=None).to_json()
+    return hashlib.sha256(b"legacy " + text.encode()).hexdigest()[:32]
+
+
+def _game_id(raw: object) -> str | None:
+    if raw is None:
+        return None
+    if type(raw) is not str or ID_FORM.fullmatch(raw) is None:
+        raise RecordError(
+            "'id' must be text of 1 to 64 letters, digits, '-' or '_' (starting with a "
+            f"letter or digit), got {shown(raw)}"
+        )
+    return raw
 
 
 def state_to_dict(state: GameState, ended: bool = False) -> dict[str, Any]:
@@ -143,6 +191,7 @@ def replay_json(data: object) -> str:
         record = GameRecord.from_dict(doc)
         return json.dumps(state_to_dict(record.replay(), record.ended))
     _bots(doc.get("bots"), setup.players)
+    _game_id(doc.get("id"))
     table = Table.start(setup)
     table.play_rounds(*rounds)
     return _state_json(table, ended)

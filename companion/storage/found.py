@@ -7,8 +7,6 @@ parse: resuming it would fail at the table, so it is found here, at load.
 from __future__ import annotations
 
 import enum
-import hashlib
-import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,35 +78,6 @@ def examine(ops: FileOps, path: Path, written: bytes | None = None) -> Found:
     return _parse(path, data)
 
 
-@dataclass(frozen=True, slots=True)
-class Identified:
-    """A game file as found, with what tells it from another file of the same game: its
-    contents' SHA-256, and its stamp (inode and time written, which a rename keeps)."""
-
-    found: Found
-    digest: str
-    stamp: str
-
-
-def identify(ops: FileOps, path: Path) -> Identified | None:
-    """What ``path`` holds, its digest and its stamp, from one opening (what is read is
-    what the digest is of). None: no regular file there, or it cannot be read."""
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):  # opening a pipe would wait forever
-            return None
-        with ops.open_file(path, "rb") as f:
-            info = os.fstat(f.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                return None
-            data = f.read(MAX_BYTES + 1)
-    except OSError:
-        return None
-    if len(data) > MAX_BYTES:
-        return None
-    stamp = f"{info.st_ino}:{info.st_mtime_ns}"
-    return Identified(_parse(path, data), hashlib.sha256(data).hexdigest(), stamp)
-
-
 def _parse(path: Path, data: bytes) -> Found:
     try:
         record = GameRecord.from_json(data)
@@ -129,3 +98,11 @@ def continues(record: GameRecord, other: GameRecord) -> bool:
         return False
     n = min(len(record.rounds), len(other.rounds))
     return record.rounds[:n] == other.rounds[:n]
+
+
+def same_game(record: GameRecord, other: GameRecord) -> bool:
+    """Whether two records are of one game: by their ids, when both have one; else (one
+    written before games had ids) as ``continues`` finds it."""
+    if record.game_id is not None and other.game_id is not None:
+        return record.game_id == other.game_id
+    return continues(record, other)

@@ -3,10 +3,9 @@
 A row holds the game record (docs/record-format.md, completed rounds only: a hidden
 choice is never stored), when the game ended (UTC, ISO 8601), whether it was finished
 or abandoned, the winners and the result as ``companion replay --json`` gives them,
-the seat names (optional) and the board. A row is keyed by a game id: saving the same
-game again (finished, undone, finished again) updates its row. The id of the game in
-progress is kept in the ``current`` table with its last record, so a game resumed after
-a restart keeps its id (see ``History.game_id``).
+the seat names (optional) and the board. A row is keyed by the game's id, which the
+game's record carries from its start (``GameRecord.game_id``): saving the same game again
+(finished, undone, finished again; set aside, resumed, finished) updates its row.
 
 The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS`` are applied in
 order. A database newer than this code is refused, never altered. ``History.summary``
@@ -20,8 +19,8 @@ import json
 import os
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -29,9 +28,8 @@ from typing import Any, NamedTuple
 from ..errors import Closing, CompanionError, where
 from ..game.boards import board_spec
 from ..game.names import HistorySummary, PastGame, Tally
-from ..game.record import GameRecord, state_to_dict
+from ..game.record import GameRecord, legacy_id, state_to_dict
 from .errors import StorageError, one_line
-from .found import continues
 
 HISTORY_FILE = "history.sqlite"
 TIMEOUT = 0.25  # seconds a statement waits for another process's lock, then fails
@@ -74,14 +72,19 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE kept ADD COLUMN stamp TEXT NOT NULL DEFAULT '';
     """,
+    # 5: games carry their ids in their records: a game written before is keyed by the id
+    # its record makes (``legacy_id``: the id its files in the state folder are known by),
+    # unless another row of the same record has it; the guesses of versions 2 to 4 go.
+    """
+    UPDATE OR IGNORE games SET game_id = legacy_id(record)
+        WHERE iif(json_valid(record), json_extract(record, '$.id'), NULL) IS NULL;
+    DROP TABLE kept;
+    DROP TABLE current;
+    """,
 )
 VERSION = len(MIGRATIONS)
 READABLE = 2  # the oldest version a reader takes as it is (3 added a table readers skip)
-COLUMNS = {
-    "games": ("game_id", "date", "finished", "winners", "result", "names", "board", "record"),
-    "current": ("slot", "game_id", "record"),
-    "kept": ("file", "digest", "game_id", "stamp"),
-}
+COLUMNS = ("game_id", "date", "finished", "winners", "result", "names", "board", "record")
 
 
 class WrongTables(sqlite3.DatabaseError):
@@ -89,6 +92,16 @@ class WrongTables(sqlite3.DatabaseError):
 
 
 Report = Callable[[str], None]
+
+
+BATCH = 500  # games an import writes per transaction
+
+
+class Held(NamedTuple):
+    """What the history holds of a game: whether it finished, and its record."""
+
+    finished: bool
+    record: GameRecord
 
 
 class Kept(NamedTuple):
@@ -173,6 +186,7 @@ class History(Closing):
         db = sqlite3.connect(
             self.path, timeout=TIMEOUT, isolation_level=None, check_same_thread=False
         )
+        db.create_function("legacy_id", 1, _legacy_id, deterministic=True)
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the header
@@ -194,7 +208,7 @@ class History(Closing):
                     if "already exists" in str(e) or "no such" in str(e):
                         raise WrongTables(f"its tables are not a history's ({e})") from None
                     raise
-            _check_tables(db, VERSION)
+            _check_tables(db)
         except BaseException:
             db.close()
             raise
@@ -243,7 +257,7 @@ class History(Closing):
                     f"history {history.path} has schema version {version}, not {READABLE} to "
                     f"{VERSION}: read once the table has opened it"
                 )
-            _check_tables(db, version)
+            _check_tables(db)
         except (sqlite3.Error, StorageError) as e:
             db.close()
             if isinstance(e, StorageError):
@@ -265,66 +279,6 @@ class History(Closing):
 
     # --- writing ------------------------------------------------------------------------
 
-    def game_id(self, record: GameRecord, *, fresh: bool = False, revive: bool = False) -> str:
-        """The id of the game ``record`` is a moment of: the current game's, when the
-        record continues it (and ``fresh`` is false), else (``revive``: a game set aside
-        resumed) the id of the abandoned game of that very record, else a new id, which
-        becomes the current game's (the one it replaces is stored abandoned if it had not
-        ended and is not in the history). The current game's record is updated either way."""
-        db = self.connect()
-        row = db.execute("SELECT game_id, record FROM current WHERE slot = 0").fetchone()
-        last = None if row is None else GameRecord.from_json(row[1])
-        same = last is not None and not fresh and continues(record, last)
-        if last is not None and not same:
-            self._left(row[0], last)
-        game_id = row[0] if same else (revive and self._abandoned(record)) or uuid.uuid4().hex
-        db.execute(
-            "INSERT OR REPLACE INTO current (slot, game_id, record) VALUES (0, ?, ?)",
-            (game_id, record.to_json()),
-        )
-        return game_id
-
-    def _abandoned(self, record: GameRecord) -> str | None:
-        """The latest abandoned game of exactly ``record``, if any: it goes on, so the
-        file it was kept in is no longer its (the game file holds it now)."""
-        db = self.connect()
-        row = db.execute(
-            "SELECT game_id FROM games WHERE finished = 0 AND record = ?"
-            " ORDER BY date DESC, rowid DESC LIMIT 1",
-            (record.to_json(),),
-        ).fetchone()
-        if row is None:
-            return None
-        db.execute("DELETE FROM kept WHERE game_id = ?", (row[0],))
-        return str(row[0])
-
-    def _left(self, game_id: str, record: GameRecord) -> None:
-        """The game in progress gives way to another before it ended (a new game was
-        started over it some other way than the table's, as ``simulate --new`` does):
-        it is stored abandoned, unless it is in the history already."""
-        if record.ended or record.replay().finished:
-            return
-        known = self.connect().execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,))
-        if known.fetchone() is None:
-            self.put(record, game_id=game_id)
-
-    def in_progress(self) -> GameRecord | None:
-        """The record of the game in progress as last saved, unless it finished."""
-        current = self.current()
-        if current is None:
-            return None
-        row = (
-            self.connect()
-            .execute("SELECT finished FROM games WHERE game_id = ?", (current[0],))
-            .fetchone()
-        )
-        return None if row is not None and row[0] else current[1]
-
-    def current(self) -> tuple[str, GameRecord] | None:
-        """The game in progress as last saved: its id and record."""
-        row = self.connect().execute("SELECT game_id, record FROM current").fetchone()
-        return None if row is None else (row[0], GameRecord.from_json(row[1]))
-
     def put(
         self,
         record: GameRecord,
@@ -334,14 +288,17 @@ class History(Closing):
         date: str | None = None,
     ) -> Game:
         """Store ``record`` (replayed here: a record the rules refuse raises their error)
-        under ``game_id`` (a new one if None), replacing that game's row, dated ``date``
-        (UTC ISO 8601; None: now). Finished: the target was reached; any other record
-        (ended from the menu, set aside unfinished) is stored abandoned."""
+        under ``game_id`` (else its own id; else, a record without one, a new id), replacing
+        that game's row, dated ``date`` (UTC ISO 8601; None: now). Finished: the target was
+        reached; any other record (ended from the menu, set aside unfinished) is stored
+        abandoned."""
         state = record.replay()
         out = state_to_dict(state, record.ended)
         result = out.get("result")
+        game_id = game_id or record.game_id or uuid.uuid4().hex
+        record = replace(record, game_id=game_id)
         game = Game(
-            game_id=game_id or uuid.uuid4().hex,
+            game_id=game_id,
             date=date or self.clock().astimezone(UTC).isoformat(timespec="seconds"),
             finished=state.finished,
             winners=tuple(result["winners"]) if result else (),
@@ -369,115 +326,53 @@ class History(Closing):
         )
         return game
 
-    def keep(
-        self,
-        record: GameRecord,
-        *,
-        file: str,
-        digest: str,
-        stamp: str = "",
-        date: str | None = None,
-        game_file: bool = False,
-    ) -> bool:
-        """Make sure the history holds a game kept in the state folder: the file named
-        ``file``, its contents' ``digest``, its ``stamp`` (what stays the same when it is
-        renamed: inode and time written; ``game_file``: the file is the game file, whose
-        name every game uses). A file is matched to a game once, and two files of the
-        same record (the same keys pressed) are two games:
-
-        - a file seen before (by name, or by stamp under another name: the game file set
-          aside since) is held;
-        - else one is matched to the latest game with its record that no file is matched to
-          (written at its end, or set aside), else to the game in progress when the file is a
-          later moment of it that the history has no row of (its writes failed), else it
-          is a new row, dated ``date``.
-
-        Whether a game was added."""
+    def held(self, ids: Iterable[str]) -> dict[str, Held]:
+        """What the history holds of each of ``ids`` that it has (a row it cannot read is
+        left out: it is written again)."""
+        held: dict[str, Held] = {}
         db = self.connect()
-        # The game file's name is used again by every game, and two games may have one
-        # digest: only its stamp tells it. A kept file's name is its own (a copied
-        # folder gives its files new stamps, not new names).
-        by_name = "stamp = ?" if game_file else "1"
-        seen = db.execute(
-            f"SELECT file FROM kept WHERE digest = ? AND ((file = ? AND {by_name})"
-            " OR (stamp = ? AND stamp != ''))",
-            (digest, file, *((stamp,) if game_file else ()), stamp),
-        ).fetchone()
-        db.execute("BEGIN")
+        for game_id in set(ids):
+            row = db.execute(
+                "SELECT finished, record FROM games WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                continue
+            try:
+                record = replace(GameRecord.from_json(row[1]), game_id=game_id)
+            except (CompanionError, ValueError, RecursionError):
+                continue
+            held[game_id] = Held(bool(row[0]), record)
+        return held
+
+    def add_all(self, games: Iterable[tuple[GameRecord, Kept]], batch: int = BATCH) -> int:
+        """Store each game not in the history yet (by its id: a record without one has the
+        id its contents make, so a file imported twice adds nothing the second time), one
+        transaction per ``batch`` games; ``Kept`` gives each its date and names as exported
+        (None: now, none). The number added. A history that says no (read-only, full,
+        locked) raises a one-line StorageError; the batches before it stay."""
+        added, chunk = 0, []
         try:
-            if seen is not None:
-                if seen[0] != file:  # renamed: the name it has now
-                    db.execute(
-                        "UPDATE kept SET file = ? WHERE file = ? AND digest = ?",
-                        (file, seen[0], digest),
-                    )
-                added = False
-            else:
-                game_id, added = self._kept_game(record, date)
-                db.execute(
-                    "INSERT OR REPLACE INTO kept (file, digest, game_id, stamp)"
-                    " VALUES (?, ?, ?, ?)",
-                    (file, digest, game_id, stamp),
-                )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-        return added
-
-    def _kept_game(self, record: GameRecord, date: str | None) -> tuple[str, bool]:
-        """The game a file not seen before is, and whether it is a new row."""
-        row = (
-            self.connect()
-            .execute(
-                "SELECT game_id FROM games WHERE record = ? AND game_id NOT IN"
-                " (SELECT game_id FROM kept) ORDER BY date DESC, rowid DESC LIMIT 1",
-                (record.to_json(),),
-            )
-            .fetchone()
-        )
-        if row is not None:
-            return row[0], False
-        game_id = self._moment_of_current(record)
-        return self.put(record, game_id=game_id, date=date).game_id, True
-
-    def _moment_of_current(self, record: GameRecord) -> str | None:
-        """The id of the game in progress if ``record`` is a moment of it (as late, or
-        later: its last writes failed) and the history has no row of it; else None. A
-        game in progress of no rounds yet is only its own record: any game of the same
-        setup begins as it does."""
-        current = self.current()
-        if current is None:
-            return None
-        game_id, last = current
-        if len(record.rounds) < len(last.rounds) or not continues(record, last):
-            return None
-        if not last.rounds and record != last:
-            return None
-        db = self.connect()
-        row = db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone()
-        return None if row is not None else game_id
-
-    def add_all(self, records: list[GameRecord], kept: list[Kept] | None = None) -> int:
-        """Store every record as a game of its own, all or none, but those already in the
-        history (the same record JSON: a file imported twice): the number added.
-        ``kept`` gives each record's date and names as exported (None: now, none). A
-        history that says no (read-only, full, locked) raises a one-line StorageError."""
-        try:
-            return self._add_all(records, kept)
+            for game in games:
+                chunk.append(game)
+                if len(chunk) == batch:
+                    added += self._add_batch(chunk)
+                    chunk = []
+            return added + self._add_batch(chunk)
         except sqlite3.Error as e:
             raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
 
-    def _add_all(self, records: list[GameRecord], kept: list[Kept] | None) -> int:
+    def _add_batch(self, games: list[tuple[GameRecord, Kept]]) -> int:
+        if not games:
+            return 0
         db = self.connect()
-        known = {text for (text,) in db.execute("SELECT record FROM games")}
-        kept = kept or [Kept()] * len(records)
         added = 0
         db.execute("BEGIN")
         try:
-            for record, (date, names) in zip(records, kept, strict=True):
-                if record.to_json() not in known:
-                    self.put(record, names=names, date=date)
+            for record, (date, names) in games:
+                game_id = record.game_id or legacy_id(record)
+                known = db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,))
+                if known.fetchone() is None:
+                    self.put(record, game_id=game_id, names=names, date=date)
                     added += 1
         except BaseException:
             db.execute("ROLLBACK")
@@ -487,11 +382,13 @@ class History(Closing):
 
     # --- reading ------------------------------------------------------------------------
 
-    def games(self, limit: int | None = None) -> Iterator[Game]:
-        """Every game, newest first (the first ``limit`` of them, when given)."""
+    def games(self, limit: int | None = None, *, oldest_first: bool = False) -> Iterator[Game]:
+        """Every game, newest first (the first ``limit`` of them, when given), one row at a
+        time: a history of any size is read in the memory of a few games."""
+        order = "ASC" if oldest_first else "DESC"
         rows = self._rows(
             "SELECT game_id, date, finished, winners, result, names, board, record"
-            " FROM games ORDER BY date DESC, rowid DESC LIMIT ?",
+            f" FROM games ORDER BY date {order}, rowid {order} LIMIT ?",
             -1 if limit is None else limit,
         )
         self.skipped = 0
@@ -505,7 +402,7 @@ class History(Closing):
                     None if result is None else _dict(json.loads(result)),
                     None if names is None else tuple(json.loads(names)),
                     json.loads(board),
-                    GameRecord.from_json(record),
+                    replace(GameRecord.from_json(record), game_id=str(game_id)),
                 )
                 _usable(game)
             except (ValueError, TypeError, RecursionError, CompanionError):
@@ -652,12 +549,20 @@ def _tables(db: sqlite3.Connection) -> set[str]:
     return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-def _check_tables(db: sqlite3.Connection, version: int) -> None:
-    """Raise WrongTables unless the tables of ``version`` have a history's columns."""
-    for table in tuple(COLUMNS)[:version]:
-        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-        if not set(COLUMNS[table]) <= columns:
-            raise WrongTables(f"its table {table!r} is not a history's")
+def _check_tables(db: sqlite3.Connection) -> None:
+    """Raise WrongTables unless the games table has a history's columns."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    if not set(COLUMNS) <= columns:
+        raise WrongTables("its table 'games' is not a history's")
+
+
+def _legacy_id(text: object) -> str | None:
+    """``legacy_id`` of a row's record, for the migration (None: a row it cannot read,
+    left under its own id)."""
+    try:
+        return legacy_id(GameRecord.from_json(text))  # type: ignore[arg-type]
+    except (CompanionError, ValueError, TypeError, RecursionError):
+        return None
 
 
 def _usable(game: Game) -> None:

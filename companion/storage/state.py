@@ -12,28 +12,30 @@ only the backup, which load() then uses: never half a record, never a round twic
 
 A file that is not a usable game is never overwritten nor made the backup: the next
 save moves it aside (``game.bad.json``). The backup is replaced only by the usable game
-file that followed it. Saves trust that each record continues the game in the file:
-a new game's saves would push the old one out through the backup, so a caller starting
-a new game first calls set_aside(), which gives the old one a name of its own
-(``game-<time>.json``).
+file that followed it. A game is known by its id (``GameRecord.game_id``): a save of
+another game than the file's first gives the file's a name of its own
+(``game-<time>.json``), as set_aside() does, so no game is pushed out through the
+backup. (A record written before games had ids continues the file's game when its
+rounds begin the same way.)
 """
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import where
 from ..game.record import GameRecord
 from .errors import StorageError, one_line, os_reason
 from .files import FileOps, discard, write_synced
-from .found import Found, Kind, continues, examine
+from .found import Found, Kind, continues, examine, same_game
+from .lock import FolderLock
+from .reconcile import FileGame
 
 
 class Source(enum.Enum):
@@ -94,6 +96,22 @@ class StateDir:
         # The game that ended the last save gave a name of its own (a new game saved over
         # it; said in ``notes``), or None.
         self.kept: Path | None = None
+        self._lock: FolderLock | None = None  # held by claim() until the process ends
+
+    def claim(self, who: str) -> None:
+        """Hold the folder for this process (``who``: its command) while it runs, or raise
+        FolderBusy naming the process that holds it (``storage.lock``)."""
+        self.check()
+        if self._lock is None:
+            lock = FolderLock(self.path, who)
+            lock.take()
+            self._lock = lock
+
+    def release(self) -> None:
+        """Let the folder go (``claim``). Safe to call more than once."""
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            lock.release()
 
     def check(self) -> None:
         """Refuse a game file name that is not a plain name, and a state folder that exists
@@ -166,13 +184,15 @@ class StateDir:
         game = self._look(self.game, doing)
         self.kept = None
         before: tuple[str, ...] = ()
-        if game.kind is Kind.USABLE and self._another_after_the_end(game, record):
-            # A game that ended is never pushed out through the backup: it may be the only
-            # copy (its history write failed). It gets a name of its own, as set_aside().
+        if game.kind is Kind.USABLE and self._another(game, record):
+            # Another game is never pushed out through the backup: it may be the only copy
+            # (its history write failed). It gets a name of its own, as set_aside().
+            old = game.record if game.record is not None else self._last
             self.kept = self.set_aside()
             before = self.notes
             if self.kept is not None:
-                before += (f"the game that ended is kept as {self.kept.name}",)
+                what = "that ended" if old is not None and _over(old) else "before it"
+                before += (f"the game {what} is kept as {self.kept.name}",)
             game = self._look(self.game, doing)
         backup = self._look(self.backup, doing) if game.kind is Kind.USABLE else None
         data = (record.to_json() + "\n").encode("utf-8")
@@ -223,53 +243,96 @@ class StateDir:
 
     def unfinished_kept(self, limit: int) -> list[tuple[Path, GameRecord]]:
         """The newest ``limit`` games set aside that can be resumed (neither finished nor
-        ended from the menu), newest first."""
+        ended from the menu), newest first, each game once (its newest file), and none that
+        the game file holds (a resume cut short before its file was removed)."""
+        playing = self.load().record
+        seen = {playing.identified().game_id} if playing is not None else set()
         found: list[tuple[Path, GameRecord]] = []
         for path in reversed(self.kept_games()):
             kept = examine(self.ops, path)
-            if kept.record is not None and not kept.finished and not kept.record.ended:
-                found.append((path, kept.record))
-                if len(found) == limit:
-                    break
+            record = kept.record
+            if record is None or kept.finished or record.ended:
+                continue
+            if record.identified().game_id in seen:
+                continue
+            seen.add(record.identified().game_id)
+            found.append((path, record))
+            if len(found) == limit:
+                break
         return found
 
     def resume_kept(self, record: GameRecord) -> Path | None:
         """A game set aside (``record``) is the game in progress again: saved as the game
-        (an ended game there is set aside first, as at any save), then its kept file, the
-        newest of that record, is removed, with its previous version when that is a
-        moment of the same game. Returns that file (None: no kept file holds it; the game
-        is saved all the same)."""
+        (another game there is set aside first, as at any save), then every file that
+        kept it aside is removed, with its previous version when that is of the same game.
+        Returns the newest of them (None: no kept file holds it; the game is saved all the
+        same). A cut before the removal leaves the game file and a copy: the history's
+        writer removes the copy (``reconcile``), and it is never offered meanwhile."""
         self.save(record)
         notes = self.notes
-        for path, kept in self.unfinished_kept(len(self.kept_games())):
-            if kept == record:
-                prev = path.with_name(f"{path.stem}.prev{path.suffix}")
-                before = examine(self.ops, prev)
-                gone = (
-                    [path]
-                    if before.record is None or not continues(before.record, record)
-                    else [prev, path]
-                )
-                for file in gone:  # the game file holds it now: never lost
-                    with contextlib.suppress(FileNotFoundError):
-                        self.ops.remove(file)
-                self.notes = notes
-                return path
-        return None
+        game_id = record.identified().game_id
+        mine = [g for g in self.kept_files() if g.game_id == game_id]
+        self.forget([name for g in mine for name in (g.name, *g.also)])
+        self.notes = notes
+        return self.path / mine[-1].name if mine else None
 
-    def _another_after_the_end(self, game: Found, record: GameRecord) -> bool:
-        """Whether ``record`` starts another game over the game file's, which ended
-        (finished, or ended from the menu). Undoing the last round of an ended game keeps
-        it: the same setup, its rounds but the last one."""
+    def forget(self, names: Iterable[str]) -> None:
+        """Remove the files ``names`` from the folder (one already gone is as good), then
+        flush the folder. A failure to remove raises it (OSError): tried again next time."""
+        removed = False
+        for name in names:
+            try:
+                self.ops.remove(self.path / name)
+            except FileNotFoundError:
+                continue
+            removed = True
+        if removed:
+            self.ops.fsync_dir(self.path)
+
+    def kept_files(self) -> list[FileGame]:
+        """The games set aside that hold a usable game, oldest first, each with its id
+        and the previous version kept with it when that is of the same game."""
+        files = []
+        for path in self.kept_games():
+            found = examine(self.ops, path)
+            if found.record is None:
+                continue
+            record = found.record.identified()
+            prev = path.with_name(f"{path.stem}.prev{path.suffix}")
+            before = examine(self.ops, prev).record
+            same = before is not None and same_game(before, record)
+            also = (prev.name,) if same else ()
+            when = _dated(path)
+            files.append(FileGame(path.name, record, found.finished, True, when, also))
+        return files
+
+    def games(self) -> list[FileGame]:
+        """Every game the folder holds, for ``reconcile``: the games set aside (oldest
+        first), then the game file's, if it is usable. The game file is read last: a
+        game set aside since the list was read is then not in the game file either, so a
+        copy is never taken for a leftover of the game in progress."""
+        files = self.kept_files()
+        loaded = self.load()
+        if loaded.record is not None and loaded.path is not None:
+            record = loaded.record.identified()
+            when = _dated(loaded.path)
+            files.append(FileGame(loaded.path.name, record, loaded.finished, False, when))
+        return files
+
+    def _another(self, game: Found, record: GameRecord) -> bool:
+        """Whether ``record`` is of another game than the game file's. A record without an
+        id (written before games had them) is another game only over one that ended, and
+        only when it does not go on from it (undoing the last round of an ended game
+        keeps it: the same setup, its rounds but the last one)."""
         old = game.record if game.record is not None else self._last
         if old is None:  # the cache holds what this program wrote; it had no record
             return False
+        if record.game_id is not None:
+            return old.identified().game_id != record.game_id
         rounds, before = len(record.rounds), len(old.rounds)
         if continues(record, old) and rounds >= before - 1 and (rounds or not before):
             return False
-        if game.record is not None:
-            return old.ended or game.finished
-        return old.ended or old.replay().finished
+        return _over(old)
 
     def kept_games(self) -> list[Path]:
         """The games set aside (``<stem>-<time>[-N]<suffix>``, not their previous versions
@@ -288,28 +351,6 @@ class StateDir:
             and not n.endswith(".tmp")
         ]
         return sorted(kept, key=lambda p: (_mtime(p), p.name))
-
-    def prune(self, kept: list[Path], keep: int) -> list[Path]:
-        """Remove the oldest of ``kept`` (games set aside that the history holds: the
-        caller checked), all but the last ``keep``, each with its previous version when
-        that is a moment of the same game. Returns what was removed; a failure to remove
-        is left for the next time."""
-        removed: list[Path] = []
-        for path in kept[: max(0, len(kept) - keep)]:
-            prev = path.with_name(f"{path.stem}.prev{path.suffix}")
-            found = examine(self.ops, path)
-            if found.record is None:
-                continue
-            before = examine(self.ops, prev)
-            try:
-                if before.record is not None and continues(before.record, found.record):
-                    self.ops.remove(prev)
-                    removed.append(prev)
-                self.ops.remove(path)
-                removed.append(path)
-            except OSError:
-                continue
-        return removed
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -358,6 +399,19 @@ class StateDir:
             self.ops.fsync_dir(self.path)
         except OSError as e:
             raise StorageError(f"{doing}: folder {where(self.path)}: {os_reason(e)}") from None
+
+
+def _over(record: GameRecord) -> bool:
+    return record.ended or record.replay().finished
+
+
+def _dated(path: Path) -> str | None:
+    """When a file was last written (UTC ISO 8601): a game's end or set-aside, near enough."""
+    try:
+        when = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except (OSError, ValueError, OverflowError):
+        return None
+    return when.isoformat(timespec="seconds")
 
 
 def _mtime(path: Path) -> float:

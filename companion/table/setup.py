@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..game.bots import STRENGTHS
-from ..game.record import GameRecord
+from ..game.record import GameRecord, following_id
 from ..rules import TARGETS, Board, new_game
 from . import bots as _bots
 from .effects import CLICK, REFUSED, GameChanged, KeepAside, ResumeKept
@@ -27,6 +27,7 @@ from .state import (
     Resume,
     Step,
     choose_board,
+    current_game,
     notice,
     seat_names,
 )
@@ -54,7 +55,9 @@ def new_game_on(flow: Flow, now: float) -> Step:
     ended before it is kept beside it in the state folder, not replaced."""
     board, target = flow.board, flow.choice.target
     bots = (None,) * len(flow.pads) + flow.choice.bots if flow.choice.bots else ()
-    record = GameRecord(flow.players, board, target, bots=bots)
+    game_id = flow.next_id or None
+    record = GameRecord(flow.players, board, target, bots=bots, game_id=game_id)
+    flow = replace(flow, next_id=following_id(game_id) if game_id else "")
     old = flow.game
     kept = (KeepAside(old.record, seat_names(flow)),) if old is not None and old.over else ()
     game = Game(record, new_game(flow.players, board, target))
@@ -73,8 +76,24 @@ def resume(flow: Flow, mode: Resume, event: Press, now: float) -> Step:
     return resumed(flow, mode.saved, now), ()
 
 
+def resume_kept(flow: Flow, record: GameRecord, now: float) -> Step:
+    """A game set aside (``record``) on the table again, at the start of its next round,
+    from outside a step (``companion simulate --resume``): its bots asked at once, as
+    ``step()`` asks them when it is chosen from the seats' screen."""
+    after, effects = _resume_kept(flow, record, now)
+    return after, effects + _bots.asks(flow, after)
+
+
+def _resume_kept(flow: Flow, record: GameRecord, now: float) -> Step:
+    after = resumed(flow, record, now)
+    return after, (ResumeKept(current_game(after).record),)
+
+
 def resumed(flow: Flow, record: GameRecord, now: float) -> Flow:
-    """``record``'s game on the table, at the start of its next round."""
+    """``record``'s game on the table, at the start of its next round. A record saved
+    before games had ids is given the one its contents make (``identified``), which the
+    history gives its other copies too."""
+    record = record.identified()
     flow = choose_board(flow, record.board)
     bots = tuple(b for b in record.bots if b is not None)  # the seats after the people's
     flow = replace(
@@ -107,9 +126,9 @@ def kept_list(flow: Flow, mode: KeptList, event: Press, now: float) -> Step:
     if mode.cursor == 0:
         return replace(flow, mode=Join()), (CLICK,)
     chosen = flow.kept[mode.cursor - 1]
-    record = chosen.record
     flow = replace(flow, kept=tuple(k for k in flow.kept if k is not chosen))
-    return resumed(flow, record, now), (CLICK, ResumeKept(record))
+    after, effects = _resume_kept(flow, chosen.record, now)
+    return after, (CLICK, *effects)
 
 
 def join(flow: Flow, mode: Join, event: Press, now: float) -> Step:

@@ -308,6 +308,9 @@ class Flow:
     names: Names = NO_NAMES  # each pad's name, set on the device
     past: HistorySummary = NO_HISTORY  # what the history screen shows (the app's)
     kept: tuple[KeptGame, ...] = ()  # games set aside unfinished, newest first (the app's)
+    # The id the next game started here takes (the app draws the first at power-on; each
+    # game's is followed by the next of a chain); "": games without ids (bare tests).
+    next_id: str = ""
 
     @property
     def phase(self) -> Phase:
@@ -358,14 +361,16 @@ def new_flow(
     prefs: DeviceSettings | None = None,
     languages: tuple[str, ...] | None = None,
     seed: int = 0,
+    next_id: str = "",
 ) -> Flow:
     """A table at power-on, waiting for seats to join. Setup's board and target start
     from ``prefs`` (the device's settings). ``languages``: those the settings offer.
-    ``seed``: the bots' (the same seed and the same presses make the same game)."""
+    ``seed``: the bots' (the same seed and the same presses make the same game).
+    ``next_id``: the id of the first game started here (``Flow.next_id``)."""
     prefs = prefs or DEFAULT_PREFS
     languages = languages or (prefs.language,)
     settings = Settings(boards, timing, hold, languages, seed=seed)
-    flow = Flow(settings, choice=Choice(0, prefs.target), prefs=prefs)
+    flow = Flow(settings, choice=Choice(0, prefs.target), prefs=prefs, next_id=next_id)
     return choose_board(flow, board_of(prefs))
 
 

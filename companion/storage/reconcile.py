@@ -1,0 +1,128 @@
+"""What keeps the state folder and the history in step: each game once, by its id.
+
+``reconcile()`` is a pure function. Given the games the state folder holds (the game
+file, the games set aside) and what the history holds of their ids, it returns the
+actions that make the two agree: ``Put`` a game into the history (a new row, or its row
+brought up to date), ``Forget`` a file the history no longer needs the folder to keep.
+The history's writer only carries them out. Every action can be carried out twice, and
+the Puts come before the Forgets, so a cut anywhere leaves each game in the history
+once, in the folder, or both; the next look finishes the work.
+
+Which of two copies of one game is the later is never guessed from the files' names or
+bytes: the game file is the game in progress, the newest file set aside is the last
+time it was set aside, and a copy whose rounds begin another's, and are fewer, is the
+earlier moment of that game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..game.record import GameRecord
+from .found import continues
+from .history import Held
+
+
+@dataclass(frozen=True, slots=True)
+class FileGame:
+    """A game as the state folder holds it."""
+
+    name: str  # the file's name in the folder
+    record: GameRecord  # with its id (``GameRecord.identified``)
+    finished: bool  # the target was reached
+    kept: bool  # a game set aside; else the game file (the game in progress, or just ended)
+    date: str | None = None  # when the file was written (UTC ISO 8601)
+    also: tuple[str, ...] = ()  # files that go with it: its previous version, of this game
+
+    @property
+    def game_id(self) -> str:
+        assert self.record.game_id is not None, "files are given with their ids"
+        return self.record.game_id
+
+    @property
+    def over(self) -> bool:
+        return self.finished or self.record.ended
+
+
+class Put(NamedTuple):
+    """Write ``record`` as its game's row (dated ``date``: the file's time)."""
+
+    record: GameRecord
+    date: str | None
+
+
+class Forget(NamedTuple):
+    """Remove these files from the state folder: the history, or the game file, holds
+    their game as late as they do."""
+
+    names: tuple[str, ...]
+
+
+Action = Put | Forget
+
+
+def reconcile(files: Sequence[FileGame], rows: Mapping[str, Held], keep: int) -> list[Action]:
+    """The actions that bring the history and the state folder into step. ``files``: the
+    games set aside, oldest first, and the game file; ``rows``: what the history holds of
+    their ids; ``keep``: how many games set aside, that the history holds, stay in the
+    folder (the oldest go first)."""
+    puts: list[Put] = []
+    forgets: list[Forget] = []
+    held: list[FileGame] = []
+    for group in _by_game(files).values():
+        put, forget, kept = _one_game(group, rows.get(group[0].game_id))
+        puts += put
+        forgets += forget
+        held += kept
+    order = {f.name: n for n, f in enumerate(files)}
+    held.sort(key=lambda f: order[f.name])
+    forgets += [_forget(f) for f in held[: max(0, len(held) - keep)]]
+    return [*puts, *forgets]
+
+
+def _by_game(files: Sequence[FileGame]) -> dict[str, list[FileGame]]:
+    games: dict[str, list[FileGame]] = {}
+    for file in files:
+        games.setdefault(file.game_id, []).append(file)
+    return games
+
+
+def _one_game(
+    group: list[FileGame], row: Held | None
+) -> tuple[list[Put], list[Forget], list[FileGame]]:
+    """One game's files (oldest set aside first) and its row: (puts, forgets, and the file
+    set aside that may be pruned, the history holding it)."""
+    playing = next((f for f in group if not f.kept), None)
+    kept = [f for f in group if f.kept]
+    if playing is not None:  # it goes on in the game file: copies set aside are leftovers
+        put = [Put(playing.record, playing.date)] if playing.over and _newer(playing, row) else []
+        leftovers = [f for f in kept if not _behind(playing.record, f.record)]
+        return put, [_forget(f) for f in leftovers], []
+    *older, newest = kept
+    forget = [_forget(f) for f in older]  # set aside again since: the newest is the game
+    if not newest.record.rounds:  # nothing played: no row, and nothing to lose
+        return [], forget, [newest]
+    if row is not None and _behind(newest.record, row.record):
+        if row.finished:  # resumed and finished since: the history holds all of it
+            return [], [*forget, _forget(newest)], []
+        return [], forget, []  # the history is ahead and not done: the file stays
+    put = [Put(newest.record, newest.date)] if _newer(newest, row) else []
+    return put, forget, [newest]
+
+
+def _newer(file: FileGame, row: Held | None) -> bool:
+    """Whether the history lacks the file's moment of the game and is not ahead of it."""
+    if row is None:
+        return bool(file.record.rounds)
+    return row.record != file.record and not _behind(file.record, row.record)
+
+
+def _behind(record: GameRecord, later: GameRecord) -> bool:
+    """Whether ``record`` is an earlier moment of the same game than ``later``."""
+    return len(record.rounds) < len(later.rounds) and continues(record, later)
+
+
+def _forget(file: FileGame) -> Forget:
+    return Forget((file.name, *file.also))
