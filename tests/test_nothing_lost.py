@@ -681,3 +681,35 @@ def test_a_game_file_of_the_same_keys_as_one_written_is_written_at_the_next_powe
     at_power_on, _saver = recorder(tmp_path, said)
     at_power_on.start()  # the first power-on with the history back
     assert sorted(r.game_id for r in games_in(tmp_path)) == ["first", "second"]
+
+
+CUT_IN_COMMIT = """
+import os, sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA cache_size = 1")  # the changes reach the file before the commit
+db.execute("BEGIN")
+db.execute("UPDATE games SET names = ?", ('["' + "X" * 2000 + '"]',))
+for n in range(300):
+    db.execute("INSERT INTO games SELECT ?, date, finished, winners, result, names, board,"
+               " record FROM games LIMIT 1", (f"cut{n}",))
+os._exit(0)  # the power cut: the journal stays, hot
+"""
+
+
+@pytest.mark.parametrize("verb", ["list", "export", "stats"])
+def test_a_history_cut_in_mid_commit_is_read_as_it_was_last_committed(tmp_path, verb):
+    """A writer cut in the middle of a commit leaves a hot journal, which a read-only
+    opening cannot roll back: the read commands read a copy that SQLite brings back to
+    the last commit, and leave the folder as it is."""
+    import subprocess
+    import sys
+
+    history = History(tmp_path, clock=lambda: NOON)
+    history.put(record(id="g1"), names=("ANN", None, "CY"))
+    history.close()
+    subprocess.run([sys.executable, "-c", CUT_IN_COMMIT, str(tmp_path / "history.sqlite")])
+    assert (tmp_path / "history.sqlite-journal").stat().st_size > 0
+    before = snapshot(tmp_path)
+    code, out, err = history_cli(verb, tmp_path)
+    assert (code, err) == (0, "") and "cut" not in out and "ANN" in out
+    assert snapshot(tmp_path) == before

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -159,6 +161,7 @@ class History(Closing):
         self.clock = clock
         self._report = report or (lambda _line: None)
         self._db: sqlite3.Connection | None = None
+        self._copy: tempfile.TemporaryDirectory[str] | None = None  # read_only()'s copy
         self.skipped = 0  # rows the last read could not use (said by the caller)
 
     # --- opening ------------------------------------------------------------------------
@@ -238,32 +241,19 @@ class History(Closing):
 
     @classmethod
     def read_only(cls, folder: Path, name: str = HISTORY_FILE) -> History:
-        """The history in ``folder`` to read from another thread (the page's): opened
-        with SQLite's ``mode=ro``, so it is never made, migrated or set aside. A file
-        missing, damaged, or of another schema version raises a one-line StorageError."""
+        """The history in ``folder`` to read (a command's, or the page's thread): opened
+        with SQLite's ``mode=ro``, so it is never made, migrated or set aside. A history
+        left with a hot journal (a writer cut in mid-commit) cannot be read so until a
+        writer opens it again: a copy of the two files is read instead, which SQLite
+        brings back to the last commit, and the folder is left as it is. A file missing,
+        damaged, or of another schema version raises a one-line StorageError."""
         history = cls(folder, name=name)
-        uri = history.path.resolve().as_uri() + "?mode=ro"
         try:
-            db = sqlite3.connect(
-                uri, uri=True, timeout=TIMEOUT, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.Error as e:
-            raise StorageError(f"history {history.path}: {one_line(str(e))}") from None
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the header
-            if not READABLE <= version <= VERSION:
-                raise StorageError(
-                    f"history {history.path} has schema version {version}, not {READABLE} to "
-                    f"{VERSION}: read once the table has opened it"
-                )
-            _check_tables(db)
-        except (sqlite3.Error, StorageError) as e:
-            db.close()
-            if isinstance(e, StorageError):
-                raise
-            raise StorageError(f"history {history.path}: {one_line(str(e))}") from None
-        history._db = db
+            history._db = _read_only(history.path, f"{history.path.resolve().as_uri()}?mode=ro")
+        except _HotJournal:
+            history._copy = tempfile.TemporaryDirectory(prefix="companion-history-")
+            copy = _copied(history.path, Path(history._copy.name))
+            history._db = _read_only(history.path, str(copy))
         return history
 
     @property
@@ -276,6 +266,9 @@ class History(Closing):
         if self._db is not None:
             self._db.close()
             self._db = None
+        if self._copy is not None:
+            self._copy.cleanup()
+            self._copy = None
 
     # --- writing ------------------------------------------------------------------------
 
@@ -458,6 +451,56 @@ class History(Closing):
                 continue
             seen.append(game)
         return seen
+
+
+class _HotJournal(Exception):
+    """The history has a journal to roll back, which a read-only opening cannot."""
+
+
+def _read_only(path: Path, target: str) -> sqlite3.Connection:
+    """``target`` (a URI with ``mode=ro``, or a copy's path) opened and checked as a
+    history of a version the commands read; ``path`` names it in messages."""
+    try:
+        db = sqlite3.connect(
+            target, uri=True, timeout=TIMEOUT, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error as e:
+        raise StorageError(f"history {path}: {one_line(str(e))}") from None
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reads the header
+        if not READABLE <= version <= VERSION:
+            raise StorageError(
+                f"history {path} has schema version {version}, not {READABLE} to "
+                f"{VERSION}: read once the table has opened it"
+            )
+        _check_tables(db)
+    except sqlite3.OperationalError as e:
+        db.close()
+        if "readonly" in str(e) and _journal(path).exists():
+            raise _HotJournal from None
+        raise StorageError(f"history {path}: {one_line(str(e))}") from None
+    except (sqlite3.Error, StorageError) as e:
+        db.close()
+        if isinstance(e, StorageError):
+            raise
+        raise StorageError(f"history {path}: {one_line(str(e))}") from None
+    return db
+
+
+def _journal(path: Path) -> Path:
+    return path.with_name(path.name + "-journal")
+
+
+def _copied(path: Path, folder: Path) -> Path:
+    """The history and its journal copied into ``folder``: the copy's path."""
+    copy = folder / path.name
+    try:
+        shutil.copyfile(path, copy)
+        shutil.copyfile(_journal(path), _journal(copy))
+    except OSError as e:
+        raise StorageError(f"history {path}: {one_line(str(e))}") from None
+    return copy
 
 
 def skipped(history: History) -> str:
