@@ -12,7 +12,7 @@ from test_history import play, record
 from companion.cli import build_parser
 from companion.cli.replay import replay_command
 from companion.errors import where
-from companion.storage.history import History
+from companion.storage.history import History, Kept
 
 
 def history(*argv: str) -> tuple[int, str, str]:
@@ -154,6 +154,26 @@ def test_unnamed_seats_of_two_games_are_two_people(tmp_path):
     stats = json.loads(history("stats", "--state-dir", str(tmp_path), "--json")[1])
     assert len(stats) == 6 and all(s["games"] == 1 for s in stats.values())
     assert "P1 (2025-03-02 21:30)" in stats and "P1" not in stats
+
+
+def test_many_games_of_one_minute_are_each_their_own_people_in_the_text_and_json(tmp_path):
+    """Games imported without a date share the minute they were imported in: each of
+    their unnamed seats is still a person of its own (numbered #2, #3 ...), in one pass."""
+    store = History(tmp_path)
+    store.add_all(
+        (record(id=f"g{n}"), Kept("2025-03-01T20:15:00+00:00", ("ANN", None, None)))
+        for n in range(300)
+    )
+    store.close()
+    stats = json.loads(history("stats", "--state-dir", str(tmp_path), "--json")[1])
+    assert stats["ANN"]["games"] == 300 and len(stats) == 1 + 2 * 300
+    assert "P3 (2025-03-01 20:15) #300" in stats and "P3 (2025-03-01 20:15) #301" not in stats
+    code, out, _ = history("stats", "--state-dir", str(tmp_path))
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 1 + len(stats)
+    assert [line.split("  ")[0].rstrip() for line in lines[1:]] == list(stats)  # sorted alike
+    width = max(map(len, stats))  # the first column padded to its widest, on every line
+    assert all(line[width : width + 2] == "  " and line[width + 2] != " " for line in lines)
 
 
 def test_an_abandoned_game_is_shown_and_never_a_win(tmp_path):

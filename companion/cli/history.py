@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -265,9 +266,7 @@ def _list(store: Reader, as_json: bool, words: Catalog, out: TextIO) -> None:
     widths = [len(cell) for cell in head]
     for row in lines():
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
-    for row in lines():
-        out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-        out.write("\n")
+    _padded(lines(), widths, out)
 
 
 def _line(g: Game, words: Catalog) -> tuple[str, ...]:
@@ -296,22 +295,37 @@ def exported(game: Game) -> dict:
 
 
 def _stats(store: Reader, as_json: bool, words: Catalog, out: TextIO) -> None:
-    stats = summary(_rows(store), words)
+    """Streamed: the persons come in order from ``stats``; the table's lines wait in a
+    temporary file while its widths are found, so a history of any size prints in the
+    memory of a few games."""
+    persons = stats(_rows(store), words.who, words.unnamed, words.card)
     if as_json:
-        out.write(json.dumps(stats) + "\n")
+        out.write("{")
+        for n, (name, s) in enumerate(persons):
+            out.write((", " if n else "") + f"{json.dumps(name)}: {json.dumps(s)}")
+        out.write("}\n")
         return
     heads = ("name", "games", "wins", "win_rate", "average_vp", "rounds_per_game")
-    rows = [_heads(words, *heads, "abandoned_games", "cards")]
-    for name, s in stats.items():
-        cards = ", ".join(
-            words.t("history.card", card=f["name"], played=f["played"], vp=f["vp"])
-            for f in s["cards"].values()
-        )
-        figures = (s["win_rate"], s["average_vp"], s["rounds_per_game"])
-        forms = ("{:.0%}", "{:.1f}", "{:.1f}")
-        shown = [_figure(v, form) for v, form in zip(figures, forms, strict=True)]
-        rows.append((name, str(s["games"]), str(s["wins"]), *shown, str(s["abandoned"]), cards))
-    _table(rows, out)
+    head = _heads(words, *heads, "abandoned_games", "cards")
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as lines:
+        widths = [len(cell) for cell in head]
+        for name, s in persons:
+            row = _stats_row(name, s, words)
+            widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+            lines.write(json.dumps(row) + "\n")
+        lines.seek(0)
+        _padded(itertools.chain([head], map(json.loads, lines)), widths, out)
+
+
+def _stats_row(name: str, s: dict, words: Catalog) -> tuple[str, ...]:
+    cards = ", ".join(
+        words.t("history.card", card=f["name"], played=f["played"], vp=f["vp"])
+        for f in s["cards"].values()
+    )
+    figures = (s["win_rate"], s["average_vp"], s["rounds_per_game"])
+    forms = ("{:.0%}", "{:.1f}", "{:.1f}")
+    shown = [_figure(v, form) for v, form in zip(figures, forms, strict=True)]
+    return (name, str(s["games"]), str(s["wins"]), *shown, str(s["abandoned"]), cards)
 
 
 def _figure(value: float | None, form: str) -> str:
@@ -324,7 +338,7 @@ def summary(games: Iterable[Game], words: Catalog | None = None) -> dict[str, di
     its game's date, a person of that game alone), the finished games' figures and the
     abandoned games apart, cards named in ``words`` (``companion.storage.stats``)."""
     words = words or catalog()
-    return stats(games, words.who, words.unnamed, words.card)
+    return dict(stats(games, words.who, words.unnamed, words.card))
 
 
 def _names(game: Game, words: Catalog) -> list[str]:
@@ -335,8 +349,8 @@ def _heads(words: Catalog, *keys: str) -> tuple[str, ...]:
     return tuple(words.t(f"history.{key}") for key in keys)
 
 
-def _table(rows: list[tuple[str, ...]], out: TextIO) -> None:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+def _padded(rows: Iterable[Sequence[str]], widths: list[int], out: TextIO) -> None:
+    """``rows`` as a table's lines, each cell padded to its column's width."""
     for row in rows:
         out.write("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
         out.write("\n")

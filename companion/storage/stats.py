@@ -11,8 +11,10 @@ set aside unfinished) is counted apart, never as a win.
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,40 +57,102 @@ def person(game: Game, seat: int, who: Who, unnamed: Unnamed) -> tuple[str, str]
 
 
 def stats(
-    games: Iterable[Game], who: Who, unnamed: Unnamed, card: CardName = str
-) -> dict[str, dict[str, Any]]:
-    """Per person, sorted by label: the finished games, wins, win rate, average final VP,
-    rounds per game, per card (by its number, with its ``card`` name) how often it was
-    played and the VP its steps paid that seat; the games abandoned apart; and ``kind``,
-    who the person is."""
+    games: Iterable[Game],
+    who: Who,
+    unnamed: Unnamed,
+    card: CardName = str,
+    *,
+    seats: bool = True,
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Per person, in the order of their labels: the finished games, wins, win rate,
+    average final VP, rounds per game, per card (by its number, with its ``card`` name) how
+    often it was played and the VP its steps paid that seat; the games abandoned apart;
+    and ``kind``, who the person is. ``seats``: the unnamed seats too (each a person of
+    its own game).
+
+    One pass over ``games`` (in date order, as the history gives them), in bounded
+    memory: a name or a bot is summed as it goes; an unnamed seat is a person of one game,
+    whose figures are complete with it, and wait in a sorted table on disk until the end."""
     totals: dict[str, _Totals] = {}
-    for g in games:
-        seats = [person(g, seat, who, unnamed) for seat in range(g.record.players)]
-        seats = [(kind, _own(label, totals) if kind == "seat" else label) for kind, label in seats]
-        for kind, label in seats:
-            totals.setdefault(label, _Totals(kind))
-        if not g.finished or g.result is None:
-            for _, label in seats:
+    numbered = _Numbered()
+    with _SortedOnDisk() as persons:
+        for g in games:
+            kinds = [person(g, seat, who, unnamed) for seat in range(g.record.players)]
+            labels = numbered.labels(kinds)
+            own: dict[str, _Totals] = {}  # this game's unnamed seats
+            for (kind, _), label in zip(kinds, labels, strict=True):
+                if kind != "seat":
+                    totals.setdefault(label, _Totals(kind))
+                elif seats:
+                    own[label] = _Totals(kind)
+            _add(g, labels, {**totals, **own})
+            for label, t in own.items():
+                persons.add(label, _figures(t, card))
+        for label, t in totals.items():
+            persons.add(label, _figures(t, card))
+        yield from persons.sorted()
+
+
+def _add(g: Game, labels: list[str], totals: dict[str, _Totals]) -> None:
+    """A game's figures added to each of its seats' person (those in ``totals``)."""
+    if not g.finished or g.result is None:
+        for label in labels:
+            if label in totals:
                 totals[label].abandoned += 1
-            continue
-        _count(g, [label for _, label in seats], totals)
-    return {label: _figures(t, card) for label, t in sorted(totals.items())}
+        return
+    _count(g, labels, totals)
 
 
-def _own(label: str, totals: dict[str, _Totals]) -> str:
-    """An unnamed seat's label, numbered when another game's seat has it already (two
-    games of the same minute): never merged with it."""
-    n, own = 1, label
-    while own in totals:
-        n += 1
-        own = f"{label} #{n}"
-    return own
+class _Numbered:
+    """Unnamed seats' labels made unique: a label another game's seat has already (two
+    games of the same minute) is numbered ``#2``, ``#3``. The games come in date order,
+    so the games of one label come together: the counts are kept only while they do."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+
+    def labels(self, kinds: list[tuple[str, str]]) -> list[str]:
+        bases = [label for kind, label in kinds if kind == "seat"]
+        if bases and not any(base in self._counts for base in bases):
+            self._counts.clear()  # another minute: its labels are never seen again
+        out = []
+        for kind, label in kinds:
+            if kind == "seat":
+                n = self._counts.get(label, 0) + 1
+                self._counts[label] = n
+                label = label if n == 1 else f"{label} #{n}"
+            out.append(label)
+        return out
+
+
+class _SortedOnDisk:
+    """Persons' figures kept in a private temporary SQLite database (on disk, removed on
+    close) and read back in the order of their labels (SQLite's binary order of UTF-8 is
+    Python's order of text)."""
+
+    def __enter__(self) -> _SortedOnDisk:
+        self._db = sqlite3.connect("")
+        self._db.execute("CREATE TABLE persons (label TEXT PRIMARY KEY, figures TEXT)")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._db.close()
+
+    def add(self, label: str, figures: dict[str, Any]) -> None:
+        self._db.execute("INSERT INTO persons VALUES (?, ?)", (label, json.dumps(figures)))
+
+    def sorted(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        rows = self._db.execute("SELECT label, figures FROM persons ORDER BY label")
+        for label, figures in rows:
+            yield label, json.loads(figures)
 
 
 def _count(g: Game, seats: list[str], totals: dict[str, _Totals]) -> None:
     """Add a finished game's figures to each of its seats' person."""
     assert g.result is not None
     for seat, label in enumerate(seats):
+        if label not in totals:  # an unnamed seat left out
+            continue
         t = totals[label]
         t.games += 1
         t.wins += seat in g.winners
@@ -99,7 +163,8 @@ def _count(g: Game, seats: list[str], totals: dict[str, _Totals]) -> None:
         for step in result.steps:
             if step.card is not None:
                 for gain in step.gains:
-                    totals[seats[gain.seat]].earned[int(step.card)] += gain.vp
+                    if seats[gain.seat] in totals:
+                        totals[seats[gain.seat]].earned[int(step.card)] += gain.vp
 
 
 def _figures(t: _Totals, card: CardName) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -62,8 +62,8 @@ class HistoryPages:
         out."""
 
         def named() -> Stats:
-            every = stats(self._read(None), words.who, words.unnamed, words.card)
-            return {who: s for who, s in every.items() if s["kind"] != "seat"}
+            every = stats(self._read(None), words.who, words.unnamed, words.card, seats=False)
+            return dict(every)
 
         return self._cached(self._stats, words, named)
 
@@ -87,19 +87,21 @@ class HistoryPages:
             return None
         return (st.st_ino, st.st_size, st.st_mtime_ns)
 
-    def _read(self, limit: int | None) -> list[Game]:
+    def _read(self, limit: int | None) -> Iterator[Game]:
+        """The games, newest first, one row at a time (the stats of a big history are
+        summed as they stream by)."""
         folder = self.state_dir
         if self._seen is None or folder is None:  # no history yet: none is made by looking
-            return []
+            return
         try:
             history = History.read_only(folder)
         except StorageError as e:  # an empty page, and the reason once in the journal
             if str(e) != self._told:
                 self._told = str(e)
                 self._say(f"companion web: {e}")
-            return []
+            return
         try:
-            return list(history.games(limit))
+            yield from history.games(limit)
         finally:
             history.close()
 
