@@ -7,14 +7,17 @@ import io
 import json
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
+from helpers import simulate
 from test_history import record
 from test_history_cli import history
 
 from companion.cli import main
 from companion.cli.replay import replay_command
 from companion.errors import where
+from companion.storage import StateDir
 from companion.storage.history import History
 
 THEN = datetime(2026, 3, 14, 9, 30, tzinfo=UTC)
@@ -164,3 +167,49 @@ def test_import_from_the_command_line_reads_standard_input(tmp_path, monkeypatch
     stdin(monkeypatch, record().to_json() + "\n")
     assert main(["history", "import", "-", "--state-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out == "1 game added from standard input\n"
+
+
+def test_export_then_import_is_the_same_history_for_every_kind_of_game(tmp_path):
+    """Every kind of game the table keeps (finished, ended from the menu, set aside,
+    resumed and finished, named, with bots) moves to another companion as it was, and
+    moving it again adds nothing."""
+    demo = Path(__file__).parent.parent / "companion" / "examples" / "demo-script.txt"
+    lines = demo.read_text().splitlines(keepends=True)
+    split = next(i for i, line in enumerate(lines) if line.startswith("# round 4"))
+    (tmp_path / "first.txt").write_text("name P1 anna\n" + "".join(lines[:split]))
+    (tmp_path / "rest.txt").write_text("".join(lines[split:]))
+    one = next(i for i, line in enumerate(lines) if line.startswith("# round 2"))
+    menu_end = "hold OK\n" + "press RIGHT\n" * 3 + "press OK\npress OK\n"
+    (tmp_path / "end.txt").write_text("".join(lines[:one]) + menu_end)
+    a = tmp_path / "a"
+    game = ("--fast", "--state-dir", str(a), "--script")
+    steps = [
+        ("--players", "3", *game, str(tmp_path / "first.txt")),  # named, three rounds
+        ("--players", "0", "--bots", "easy,strong", "--new", *game, "/dev/null"),  # bots
+        ("--players", "3", "--new", *game, str(tmp_path / "end.txt")),  # ended from the menu
+        ("--players", "3", "--new", *game, str(tmp_path / "first.txt")),  # set aside
+    ]
+    for argv in steps:
+        code, _, err = simulate(*argv)
+        assert code == 0, err
+    ((kept, _),) = StateDir(a).unfinished_kept(10)  # the named game, set aside
+    code, _, err = simulate("--resume", kept.name, *game, str(tmp_path / "rest.txt"))
+    assert code == 0, err  # resumed and finished
+    exported = history("export", "--state-dir", str(a))[1]
+    (tmp_path / "games.jsonl").write_text(exported)
+    (tmp_path / "b").mkdir()
+    for added in (len(exported.splitlines()), 0):
+        code, out, err = history(
+            "import", str(tmp_path / "games.jsonl"), "--state-dir", str(tmp_path / "b")
+        )
+        assert code == 0 and err == "" and out.startswith(f"{added} game")
+    rows = [
+        [(g.game_id, g.date, g.finished, g.names, g.record, g.result) for g in games(folder)]
+        for folder in (a, tmp_path / "b")
+    ]
+    assert rows[0] == rows[1]
+    kinds = {(g[2], bool(g[3]), bool(g[4].bots)) for g in rows[0]}
+    assert (True, True, False) in kinds  # named, resumed, finished
+    assert (True, False, True) in kinds  # bots, finished
+    assert any(not g[2] and g[4].ended for g in rows[0])  # ended from the menu
+    assert any(not g[2] and not g[4].ended for g in rows[0])  # set aside
