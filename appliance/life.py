@@ -63,13 +63,13 @@ def life(run: Run) -> None:
         check=True, timeout=60,
     )  # fmt: skip
     run.machine = Machine(image, disk, carry, BUILD, free_port())
-    with run.step("boot", 300):
+    with run.step("boot", 600):  # boot 280 + settle 180 + the journal's flush
         first_boot(run)
     with run.step("install", 1500):
         install(run)
-    with run.step("configure", 300):
+    with run.step("configure", 1200):  # 200 + halt 120 + boot 280 + settle 180 + 120 + reads
         configure(run)
-    with run.step("page", 60):
+    with run.step("page", 180):
         page(run)
     with run.step("game", 2400):
         run.checks["game_through_hub"] = Game(run).play()
@@ -77,11 +77,11 @@ def life(run: Run) -> None:
         kernel_gpio(run)
     with run.step("exposure", 180):
         exposure(run)
-    with run.step("keep the installed disk", 400):
+    with run.step("keep the installed disk", 900):  # halt 120 + boot 280 + 180 + 120
         keep_installed(run)  # a clean shutdown and a boot: their journal is read too
     with run.step("journal", 120):
         journal(run)
-    with run.step("uninstall", 600):
+    with run.step("uninstall", 900):  # two runs of uninstall.sh, 300 each
         uninstall(run)
     with run.step("halt", 120):
         run.vm.halt(90)
