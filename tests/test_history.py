@@ -103,12 +103,26 @@ def test_a_version_4_database_keys_its_games_by_their_records_ids(tmp_path):
             "INSERT INTO games VALUES (?, ?, 1, '[1]', NULL, NULL, '\"standard\"', ?)",
             (game_id, f"{date}T00:00:00+00:00", record().to_json()),
         )
-    db.execute("INSERT INTO current VALUES (0, 'b', ?)", (record().to_json(),))
+    # The game in progress: set aside at round 1 (its row), resumed and saved at round 2.
+    playing = record(target=30, rounds=ROUNDS[:1])
+    db.execute(
+        "INSERT INTO games VALUES ('c', '2025-01-03T00:00:00+00:00', 0, '[]', NULL, NULL,"
+        " '\"standard\"', ?)",
+        (playing.to_json(),),
+    )
+    db.execute("INSERT INTO current VALUES (0, 'c', ?)", (record(target=30).to_json(),))
+    db.execute(
+        "INSERT INTO games VALUES ('d', '2025-01-04T00:00:00+00:00', 0, '[]', NULL, NULL,"
+        " '\"standard\"', '{\"players\": 9}')"
+    )  # a row another program wrote: it keeps its id
     db.commit()
     db.close()
     store = history(tmp_path)
-    ids = {g.game_id for g in store.games()}
-    assert len(ids) == 2 and legacy_id(record()) in ids  # one takes it, the other keeps its own
+    ids = {r[0] for r in store.connect().execute("SELECT game_id FROM games")}
+    # Of the two games of the same keys, one takes the id they make, the other keeps its
+    # own; the game in progress takes the id its game file (round 2) is known by.
+    assert len(ids & {"a", "b"}) == 1
+    assert ids - {"a", "b"} == {legacy_id(record()), legacy_id(record(target=30)), "d"}
     tables = {n for (n,) in store.connect().execute("SELECT name FROM sqlite_master")}
     assert "current" not in tables and "kept" not in tables
 

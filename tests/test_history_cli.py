@@ -176,6 +176,20 @@ def test_many_games_of_one_minute_are_each_their_own_people_in_the_text_and_json
     assert all(line[width : width + 2] == "  " and line[width + 2] != " " for line in lines)
 
 
+def test_unnamed_seats_of_one_minute_between_named_ones_are_each_their_own(tmp_path):
+    store = History(tmp_path)
+    minute = "2025-03-01T20:15:00+00:00"
+    seats = [(None, "BOB", "CY"), ("ANN", None, "CY"), (None, "BOB", "CY")]
+    store.add_all((record(id=f"g{n}"), Kept(minute, names)) for n, names in enumerate(seats))
+    store.close()
+    code, out, err = history("stats", "--state-dir", str(tmp_path), "--json")
+    stats = json.loads(out)
+    assert code == 0 and err == ""
+    assert {"P1 (2025-03-01 20:15)", "P1 (2025-03-01 20:15) #2", "P2 (2025-03-01 20:15)"} < set(
+        stats
+    )
+
+
 def test_an_abandoned_game_is_shown_and_never_a_win(tmp_path):
     """A game ended from the menu has a ranking, but nobody won it: the stats count it
     apart, in the games abandoned."""

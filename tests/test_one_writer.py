@@ -114,3 +114,18 @@ def test_a_table_lets_the_folder_go_when_it_ends(tmp_path):
             "--players", "3", "--new", "--fast", "--state-dir", folder, "--script", "/dev/null"
         )
         assert code == 0, err
+
+
+@pytest.mark.parametrize("what", ["folder", "link"])
+def test_something_else_at_the_lock_file_is_said_never_taken_for_no_lock(tmp_path, what):
+    folder = tmp_path / "s"
+    folder.mkdir()
+    lock = folder / "companion.lock"
+    if what == "folder":
+        lock.mkdir()
+    else:
+        lock.symlink_to(tmp_path / "elsewhere")
+    code, out, err = simulate("--players", "3", "--fast", "--state-dir", str(folder))
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "companion.lock cannot be its lock" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["companion.lock"]

@@ -114,15 +114,27 @@ def test_reconcile(case):
     assert reconcile(files, rows, keep=20) == actions
 
 
-def test_the_games_the_history_holds_are_pruned_to_the_last_n_oldest_first():
-    files = [kept(f"{n}.json", game(f"g{n}", 1)) for n in range(5)]
-    rows = {f"g{n}": row(game(f"g{n}", 1)) for n in (0, 1, 3, 4)}  # g2 is not held
+def test_the_ended_games_the_history_holds_are_pruned_to_the_last_n_oldest_first():
+    files = [kept(f"{n}.json", game(f"g{n}", 1, ended=True)) for n in range(5)]
+    files.insert(1, kept("set-aside.json", game("u", 1)))  # unfinished: stays to be resumed
+    rows = {f"g{n}": row(game(f"g{n}", 1, ended=True)) for n in (0, 1, 3, 4)}  # g2 is not
+    rows["u"] = row(game("u", 1))  # held
     assert reconcile(files, rows, keep=2) == [
-        Put(game("g2", 1), DATE),
+        Put(game("g2", 1, ended=True), DATE),
         Forget(("0.json",)),
         Forget(("1.json",)),
         Forget(("2.json",)),  # written first, by the Put before it
     ]
+
+
+def test_copies_that_went_two_ways_are_both_kept_and_the_clock_is_no_guide():
+    """After an undo a game may go on otherwise; a Pi's clock may go back after a cut:
+    a copy is dropped only when another is ahead of it."""
+    ahead, behind_it = game("g1", 2), game("g1", 1)
+    files = [kept("new-clock.json", behind_it), kept("old-clock.json", ahead)]
+    assert reconcile(files, {"g1": row(ahead)}, keep=20) == [Forget(("new-clock.json",))]
+    files = [kept("a.json", ahead), kept("b.json", OTHERWISE)]
+    assert reconcile(files, {}, keep=20) == [Put(OTHERWISE, DATE)]  # a kept, unwritten
 
 
 def test_every_action_done_twice_is_as_good_as_once():

@@ -126,3 +126,20 @@ def test_simulate_resume_of_a_game_with_bots_asks_them_at_once(tmp_path):
     saved = StateDir(folder).load().record
     assert saved.game_id == before.game_id is not None and len(saved.rounds) == 2
     assert not kept.exists() and saved.bots == (None, "easy", "strong")
+
+
+def test_resume_of_an_earlier_copy_of_the_game_in_progress_goes_on_from_the_later(tmp_path):
+    """``--resume`` of a copy of the very game the folder has in progress (by its id), a
+    round behind: nothing is set aside, nothing removed, the later moment goes on."""
+    folder = tmp_path / "s"
+    two = "".join(LINES[: next(i for i, x in enumerate(LINES) if x.startswith("# round 3"))])
+    (tmp_path / "two.txt").write_text(two)
+    game = ("--fast", "--state-dir", str(folder), "--script")
+    assert simulate("--players", "3", *game, str(tmp_path / "two.txt"))[0] == 0
+    earlier = tmp_path / "earlier.json"
+    earlier.write_bytes((folder / "game.prev.json").read_bytes())  # the same game, round 1
+    code, _, err = simulate("--resume", str(earlier), *game, "/dev/null")
+    assert code == 0 and "kept as" not in err, err
+    saved = StateDir(folder).load().record
+    assert len(saved.rounds) == 2 and kept_files(folder) == []
+    assert saved.game_id == GameRecord.from_json(earlier.read_bytes()).game_id

@@ -488,7 +488,7 @@ def test_power_on_offers_only_an_unfinished_game(tmp_path):
     assert power_on(new_flow(BOARDS, FAST), state, print).phase is Phase.JOIN
     state.save(upto(3))
     flow = power_on(new_flow(BOARDS, FAST), state, print)
-    assert flow.phase is Phase.RESUME and flow.mode.saved == upto(3)
+    assert flow.phase is Phase.RESUME and flow.mode.saved == upto(3).identified()
 
 
 def test_power_on_says_why_it_offers_the_previous_version(tmp_path):
@@ -496,7 +496,7 @@ def test_power_on_says_why_it_offers_the_previous_version(tmp_path):
     (tmp_path / "game.json").write_text("{")
     said: list[str] = []
     flow = power_on(new_flow(BOARDS, FAST), state, said.append)
-    assert flow.phase is Phase.RESUME and flow.mode.saved == upto(2)
+    assert flow.phase is Phase.RESUME and flow.mode.saved == upto(2).identified()
     assert public_view(flow, 0).body.backup  # the resume screen says so too
     assert said == list(state.load().messages) and len(said) == 1
 

@@ -35,15 +35,19 @@ def power_on(
         flow = replace(flow, next_id=new_id(entropy(16)))
     if store is None:
         return flow
+    # A record saved before games had ids is offered as the game its contents make: the
+    # id the history and the folder's look know it by.
     kept = tuple(
-        KeptGame(record, _when(path)) for path, record in store.unfinished_kept(KEPT_SHOWN)
+        KeptGame(record.identified(), _when(path))
+        for path, record in store.unfinished_kept(KEPT_SHOWN)
     )
     flow = replace(flow, kept=kept)  # the games set aside, to resume from the seats' screen
     loaded = store.load()
     for message in loaded.messages:
         report(message)
     if loaded.record is not None and not loaded.finished:
-        return offer_resume(flow, loaded.record, backup=loaded.source is Source.BACKUP)
+        saved = loaded.record.identified()
+        return offer_resume(flow, saved, backup=loaded.source is Source.BACKUP)
     return flow
 
 

@@ -268,7 +268,7 @@ class HistoryRecorder(Closing):
         """A game that ended, or one set aside unfinished: its row. A game of no rounds
         played is no game to keep."""
         assert isinstance(effect, GameFinished | KeepAside)
-        record = effect.record
+        record = effect.record.identified()  # the table gives ids; an older record its own
         if not record.rounds:
             return
         if isinstance(effect, KeepAside) and (record.ended or record.replay().finished):
@@ -293,7 +293,7 @@ class HistoryRecorder(Closing):
                 puts += 1
                 added += action.record.game_id not in rows
             else:
-                store.forget(action.names)
+                store.forget(action.names, as_looked=True)
         if added:
             games = "1 game" if added == 1 else f"{added} games"
             self._report(f"{games} kept in {where(store.path)} written into the history")

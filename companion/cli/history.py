@@ -2,15 +2,18 @@
 
 ``history`` lists them newest first (``--json``: a list of objects), ``export`` writes
 their records as JSON Lines that ``companion replay`` takes, each with its date and
-names under ``"history"`` (a key replay ignores), ``import FILE`` adds records played
-elsewhere (all or none; one already in the history is skipped), ``stats`` sums them up
-per name.
+names under ``"history"`` (a key replay ignores), oldest first; ``import FILE`` adds what
+export writes (a game already in the history, by its id, is skipped; a bad line is named
+and skipped, the good ones added), ``stats`` sums them up per name. Each streams: a
+history of any size is read and written in the memory of a few games.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import os
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -63,6 +66,9 @@ def history_command(
         write = {"list": _list, "export": _export, "stats": _stats}[verb]
         with _reading(folder, report) as store:
             write(store, as_json, words, out)
+    except BrokenPipeError:  # the reader went away (``history | head``): nothing to say
+        _quiet(out)
+        return 0
     except (CompanionError, OSError) as e:
         if isinstance(e, CompanionError):
             report(str(e))
@@ -70,6 +76,12 @@ def history_command(
             report(f"{where(e.filename)}: {clip(os_reason(e))}")
         return EXIT_BAD_INPUT
     return 0
+
+
+def _quiet(out: TextIO) -> None:
+    """Point the closed pipe's descriptor at /dev/null: the flush at exit says nothing."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
 
 
 def _settings(config_path: str | None, state_dir: str | None, report: Report) -> Effective:

@@ -37,7 +37,7 @@ from ..sim.hub import HubMissing, firmware_command
 from ..sim.keyboard import raw_terminal, read_keys
 from ..sim.window import Window
 from ..storage import FileOps, StateDir
-from ..storage.found import examine
+from ..storage.found import behind, examine
 from ..ui.catalog import Catalog, catalog
 from .frames import Recorder, Terminal, to_text
 from .lines import TOO_LONG_MESSAGE, ReadError, open_input, read_lines, reason
@@ -66,7 +66,7 @@ def _simulate(args: argparse.Namespace, held: ExitStack, *, out: TextIO, err: Te
         if store is not None and args.players is not None:
             _make_room(store, args, err)
         if store is not None and resume is not None:
-            _resume_in(store, resume, err)
+            resume = _resume_in(store, resume, err)
         recorder = Recorder(_path(args.frames), _path(args.gif))
         words = catalog(look.settings.language)
         window = Window(words.t("window.title")) if args.window else None
@@ -414,15 +414,21 @@ def _resumed(name: str, store: StateDir | None, players: int | None) -> GameReco
     return found.record
 
 
-def _resume_in(store: StateDir, record: GameRecord, err: TextIO) -> None:
-    """Make room in ``store`` for the game to resume: an unfinished game there is set
-    aside first (kept, as with --new). The table then resumes it as the device resumes
-    a game set aside: it becomes the game in progress, its kept file (if it is one of
-    the folder's) no longer one set aside."""
+def _resume_in(store: StateDir, record: GameRecord, err: TextIO) -> GameRecord:
+    """Make room in ``store`` for the game to resume, and return the moment of it to go
+    on from: another unfinished game there is set aside first (kept, as with --new); the
+    same game (by its id) is not, and the later of the two moments goes on. The table
+    then resumes it as the device resumes a game set aside: it becomes the game in
+    progress, its kept files (if they are the folder's) no longer set aside."""
     loaded = store.load()
-    if loaded.record is not None and loaded.unfinished and loaded.record != record:
-        kept = store.set_aside()
-        err.write(f"companion simulate: the unfinished game is kept as {where(kept)}\n")
+    if loaded.record is None or not loaded.unfinished:
+        return record
+    playing = loaded.record.identified()
+    if playing.game_id == record.identified().game_id:
+        return playing if behind(record.identified(), playing) else record
+    kept = store.set_aside()
+    err.write(f"companion simulate: the unfinished game is kept as {where(kept)}\n")
+    return record
 
 
 def _fan_out(

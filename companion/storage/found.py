@@ -106,3 +106,14 @@ def same_game(record: GameRecord, other: GameRecord) -> bool:
     if record.game_id is not None and other.game_id is not None:
         return record.game_id == other.game_id
     return continues(record, other)
+
+
+def behind(record: GameRecord, later: GameRecord) -> bool:
+    """Whether ``record`` is an earlier moment of the game ``later`` is a moment of: its
+    rounds begin ``later``'s, and are fewer."""
+    return len(record.rounds) < len(later.rounds) and continues(record, later)
+
+
+def at_or_behind(record: GameRecord, other: GameRecord) -> bool:
+    """Whether ``record`` is ``other``'s moment of the game, or an earlier one."""
+    return record == other or behind(record, other)

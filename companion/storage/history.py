@@ -77,9 +77,14 @@ MIGRATIONS: tuple[str, ...] = (
     # 5: games carry their ids in their records: a game written before is keyed by the id
     # its record makes (``legacy_id``: the id its files in the state folder are known by),
     # unless another row of the same record has it; the guesses of versions 2 to 4 go.
+    # The game in progress (``current``) takes the id its game file will be known by.
     """
-    UPDATE OR IGNORE games SET game_id = legacy_id(record)
-        WHERE iif(json_valid(record), json_extract(record, '$.id'), NULL) IS NULL;
+    UPDATE OR IGNORE games SET game_id = coalesce(legacy_id(record), game_id)
+        WHERE iif(json_valid(record), json_extract(record, '$.id'), NULL) IS NULL
+        AND game_id NOT IN (SELECT game_id FROM current);
+    UPDATE OR IGNORE games
+        SET game_id = coalesce(legacy_id((SELECT record FROM current)), game_id)
+        WHERE game_id IN (SELECT game_id FROM current);
     DROP TABLE kept;
     DROP TABLE current;
     """,
@@ -304,7 +309,8 @@ class History(Closing):
             "INSERT INTO games (game_id, date, finished, winners, result, names, board, record)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
             " date = excluded.date, finished = excluded.finished, winners = excluded.winners,"
-            " result = excluded.result, names = excluded.names, board = excluded.board,"
+            " result = excluded.result, names = coalesce(excluded.names, games.names),"
+            " board = excluded.board,"
             " record = excluded.record",
             (
                 game.game_id,
@@ -414,10 +420,17 @@ class History(Closing):
         marked so, with no winner), the wins per person over the finished games (a pad's
         name or a bot's strength, as ``history stats`` counts them; an unnamed seat is
         nobody known and left out) and the names of recent games, newest first."""
-        seen = self._seen()
-        return HistorySummary(tuple(_past(g) for g in seen[:last]), _tally(seen), _recent(seen))
+        shown: list[PastGame] = []
+        counts: dict[tuple[str | None, str | None], list[int]] = {}
+        recent: dict[str, None] = {}
+        for game in self._seen():  # one row at a time: a history of any size
+            if len(shown) < last:
+                shown.append(_past(game))
+            _count_wins(game, counts)
+            recent.update(dict.fromkeys(n for s in range(game.players) if (n := game.name(s))))
+        return HistorySummary(tuple(shown), _tally(counts), tuple(recent))
 
-    def _seen(self) -> list[_Seen]:
+    def _seen(self) -> Iterator[_Seen]:
         """Every game, newest first, with only what the summary reads: told after each
         game on the table's own thread, so no record is parsed (SQLite's JSON reads the
         two keys needed; the records were checked when they were put)."""
@@ -427,7 +440,7 @@ class History(Closing):
             " iif(json_valid(record), json_extract(record, '$.bots'), NULL), result IS NULL,"
             " finished FROM games ORDER BY date DESC, rowid DESC"
         )
-        seen, self.skipped = [], 0
+        self.skipped = 0
         for date, winners, vp, names, players, bots, no_result, finished in rows:
             try:
                 game = _Seen(
@@ -449,8 +462,7 @@ class History(Closing):
             except (ValueError, TypeError, IndexError, RecursionError):
                 self.skipped += 1  # a row another program wrote: the rest are shown
                 continue
-            seen.append(game)
-        return seen
+            yield game
 
 
 class _HotJournal(Exception):
@@ -545,21 +557,23 @@ def _past(game: _Seen) -> PastGame:
     return PastGame(when.day, when.month, game.name(seat), seat, vp, shared, game.bot(seat))
 
 
-def _tally(games: list[_Seen]) -> tuple[Tally, ...]:
-    """Wins and games per person over the finished games, most wins first: a person is a
+def _count_wins(game: _Seen, counts: dict[tuple[str | None, str | None], list[int]]) -> None:
+    """``game``'s wins and games added per person, if it was finished: a person is a
     pad's name or a bot's strength; an unnamed seat is nobody known (the P1 of one game
     is not the P1 of another) and is left out, as an abandoned game is."""
-    counts: dict[tuple[str | None, str | None], list[int]] = {}
-    for game in games:
-        if not game.won:
+    if not game.won:
+        return
+    for seat in range(game.players):
+        key = _person(game, seat)
+        if key is None:
             continue
-        for seat in range(game.players):
-            key = _person(game, seat)
-            if key is None:
-                continue
-            count = counts.setdefault(key, [0, 0])
-            count[0] += seat in game.winners
-            count[1] += 1
+        count = counts.setdefault(key, [0, 0])
+        count[0] += seat in game.winners
+        count[1] += 1
+
+
+def _tally(counts: dict[tuple[str | None, str | None], list[int]]) -> tuple[Tally, ...]:
+    """The wins and games per person, most wins first."""
     tally = [Tally(name, wins, n, bot) for (name, bot), (wins, n) in counts.items()]
     order = lambda t: (-t.wins, t.games, t.bot or "", t.name or "")  # noqa: E731
     return tuple(sorted(tally, key=order))
@@ -573,12 +587,6 @@ def _person(game: _Seen, seat: int) -> tuple[str | None, str | None] | None:
         return None, bot
     name = game.name(seat)
     return (name, None) if name else None
-
-
-def _recent(games: list[_Seen]) -> tuple[str, ...]:
-    """Each name once, from the newest game on."""
-    names = (g.name(s) for g in games for s in range(g.players))
-    return tuple(dict.fromkeys(n for n in names if n))
 
 
 def _corrupt(e: sqlite3.DatabaseError) -> bool:

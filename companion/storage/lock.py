@@ -13,13 +13,14 @@ can be written there by anyone, and the table still plays.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
 from pathlib import Path
 
 from ..errors import Closing, where
-from .errors import StorageError, one_line
+from .errors import StorageError, one_line, os_reason
 
 LOCK_FILE = "companion.lock"
 
@@ -43,8 +44,10 @@ class FolderLock(Closing):
             return True
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         except OSError:
+            return False  # no folder, and none can be made: nothing can be written there
+        fd = self._open()
+        if fd is None:
             return False
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -57,10 +60,36 @@ class FolderLock(Closing):
                 f"state folder {where(self.path.parent)} is in use by {holder}: one program "
                 "writes it at a time; stop that one first, or use another --state-dir"
             ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()} {self.who}\n".encode())
+        with contextlib.suppress(OSError):  # read-only: another user's file, locked all the same
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()} {self.who}\n".encode())
         self._fd = fd
         return True
+
+    def _open(self) -> int | None:
+        """The lock file, made if it is missing; opened read-only if it is another user's
+        (a lock holds on it all the same). None: the folder is read-only, or closed to
+        this user, so nothing can be written there. Anything else in its place is said."""
+        flags = os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT | flags, 0o644)
+        except OSError as e:
+            if e.errno == errno.EROFS:
+                return None
+            if e.errno not in (errno.EACCES, errno.EPERM):
+                raise self._unusable(e) from None
+        try:
+            return os.open(self.path, os.O_RDONLY | flags)
+        except FileNotFoundError:
+            return None  # a folder this user cannot write in
+        except OSError as e:
+            raise self._unusable(e) from None
+
+    def _unusable(self, e: OSError) -> StorageError:
+        return StorageError(
+            f"state folder {where(self.path.parent)}: {LOCK_FILE} cannot be its lock "
+            f"({os_reason(e)}): remove what is there by that name"
+        )
 
     def release(self) -> None:
         """Let the folder go. Safe to call more than once."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..game.record import GameRecord
-from .found import continues
+from .found import at_or_behind, behind
 from .history import Held
 
 
@@ -66,8 +66,8 @@ Action = Put | Forget
 def reconcile(files: Sequence[FileGame], rows: Mapping[str, Held], keep: int) -> list[Action]:
     """The actions that bring the history and the state folder into step. ``files``: the
     games set aside, oldest first, and the game file; ``rows``: what the history holds of
-    their ids; ``keep``: how many games set aside, that the history holds, stay in the
-    folder (the oldest go first)."""
+    their ids; ``keep``: how many games that ended, kept as files of their own, stay in
+    the folder once the history holds them (the oldest go first)."""
     puts: list[Put] = []
     forgets: list[Forget] = []
     held: list[FileGame] = []
@@ -96,32 +96,44 @@ def _one_game(
     set aside that may be pruned, the history holding it)."""
     playing = next((f for f in group if not f.kept), None)
     kept = [f for f in group if f.kept]
-    if playing is not None:  # it goes on in the game file: copies set aside are leftovers
+    if playing is not None:  # it goes on in the game file: copies set aside up to its
+        # moment are leftovers (a resume cut short); one ahead of it, or gone another way
+        # after an undo, stays
         put = [Put(playing.record, playing.date)] if playing.over and _newer(playing, row) else []
-        leftovers = [f for f in kept if not _behind(playing.record, f.record)]
+        leftovers = [f for f in kept if at_or_behind(f.record, playing.record)]
         return put, [_forget(f) for f in leftovers], []
-    *older, newest = kept
-    forget = [_forget(f) for f in older]  # set aside again since: the newest is the game
-    if not newest.record.rounds:  # nothing played: no row, and nothing to lose
-        return [], forget, [newest]
-    if row is not None and _behind(newest.record, row.record):
+    # The copies set aside: one at or behind another is an earlier moment (set aside
+    # again since); the others are the game (more than one if it went on two ways). The
+    # files' times are no guide: a Pi's clock may go back after a power cut.
+    latest = [f for n, f in enumerate(kept) if not _superseded(n, kept)]
+    forget = [_forget(f) for f in kept if f not in latest]
+    newest = latest[-1]
+    if not newest.record.rounds:  # nothing played: no row
+        return [], forget, []
+    if row is not None and behind(newest.record, row.record):
         if row.finished:  # resumed and finished since: the history holds all of it
             return [], [*forget, _forget(newest)], []
         return [], forget, []  # the history is ahead and not done: the file stays
     put = [Put(newest.record, newest.date)] if _newer(newest, row) else []
-    return put, forget, [newest]
+    # Only a game that ended is pruned: one set aside unfinished stays to be resumed.
+    return put, forget, [newest] if len(latest) == 1 and newest.over else []
+
+
+def _superseded(n: int, kept: list[FileGame]) -> bool:
+    """Whether the copy ``kept[n]`` is at or behind another (the later file, of two equal)."""
+    mine = kept[n].record
+    return any(
+        behind(mine, other.record) or (mine == other.record and m > n)
+        for m, other in enumerate(kept)
+        if m != n
+    )
 
 
 def _newer(file: FileGame, row: Held | None) -> bool:
     """Whether the history lacks the file's moment of the game and is not ahead of it."""
     if row is None:
         return bool(file.record.rounds)
-    return row.record != file.record and not _behind(file.record, row.record)
-
-
-def _behind(record: GameRecord, later: GameRecord) -> bool:
-    """Whether ``record`` is an earlier moment of the same game than ``later``."""
-    return len(record.rounds) < len(later.rounds) and continues(record, later)
+    return row.record != file.record and not behind(file.record, row.record)
 
 
 def _forget(file: FileGame) -> Forget:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import os
 import stat
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,7 +34,7 @@ from ..errors import where
 from ..game.record import GameRecord
 from .errors import StorageError, one_line, os_reason
 from .files import FileOps, discard, write_synced
-from .found import Found, Kind, continues, examine, same_game
+from .found import Found, Kind, at_or_behind, continues, examine, same_game
 from .lock import FolderLock
 from .reconcile import FileGame
 
@@ -97,6 +98,9 @@ class StateDir:
         # it; said in ``notes``), or None.
         self.kept: Path | None = None
         self._lock: FolderLock | None = None  # held by claim() until the process ends
+        # The table's saves and the history's look (another thread) take turns.
+        self._guard = threading.RLock()
+        self._looked: dict[str, tuple[int, int] | None] = {}  # the last look's files
 
     def claim(self, who: str) -> None:
         """Hold the folder for this process (``who``: its command) while it runs, or raise
@@ -177,6 +181,10 @@ class StateDir:
         On failure a one-line StorageError is raised and the files are as they were; only
         a failure after the first rename (the last rename, the folder's flush) leaves the
         last game in the backup, or the new one unflushed, where load() finds it."""
+        with self._guard:
+            return self._save(record)
+
+    def _save(self, record: GameRecord) -> None:
         doing = "cannot save the game"
         self.notes = ()
         self.check()
@@ -188,7 +196,7 @@ class StateDir:
             # Another game is never pushed out through the backup: it may be the only copy
             # (its history write failed). It gets a name of its own, as set_aside().
             old = game.record if game.record is not None else self._last
-            self.kept = self.set_aside()
+            self.kept = self._set_aside()
             before = self.notes
             if self.kept is not None:
                 what = "that ended" if old is not None and _over(old) else "before it"
@@ -221,6 +229,10 @@ class StateDir:
         beside a new game, and return that name; None if there was none. Its previous
         version goes with it (``<name>.prev<suffix>``): it may be another game entirely.
         Files that are not usable games are moved aside as at a save (said in ``notes``)."""
+        with self._guard:
+            return self._set_aside()
+
+    def _set_aside(self) -> Path | None:
         doing = "cannot set the game aside"
         self.notes = ()
         self._written.clear()
@@ -268,26 +280,43 @@ class StateDir:
         Returns the newest of them (None: no kept file holds it; the game is saved all the
         same). A cut before the removal leaves the game file and a copy: the history's
         writer removes the copy (``reconcile``), and it is never offered meanwhile."""
-        self.save(record)
-        notes = self.notes
-        game_id = record.identified().game_id
-        mine = [g for g in self.kept_files() if g.game_id == game_id]
-        self.forget([name for g in mine for name in (g.name, *g.also)])
-        self.notes = notes
+        with self._guard:
+            return self._resume_kept(record)
+
+    def _resume_kept(self, record: GameRecord) -> Path | None:
+        self._save(record)
+        notes = list(self.notes)
+        record = record.identified()
+        mine = [
+            g
+            for g in self.kept_files()
+            if g.game_id == record.game_id and at_or_behind(g.record, record)
+        ]
+        try:
+            self.forget([name for g in mine for name in (g.name, *g.also)])
+        except OSError as e:  # the game file holds it: the next look removes the copy
+            notes.append(f"{where(self.path)}: a copy of the game set aside stays: {os_reason(e)}")
+        self.notes = tuple(notes)
         return self.path / mine[-1].name if mine else None
 
-    def forget(self, names: Iterable[str]) -> None:
+    def forget(self, names: Iterable[str], *, as_looked: bool = False) -> None:
         """Remove the files ``names`` from the folder (one already gone is as good), then
-        flush the folder. A failure to remove raises it (OSError): tried again next time."""
-        removed = False
-        for name in names:
-            try:
-                self.ops.remove(self.path / name)
-            except FileNotFoundError:
-                continue
-            removed = True
-        if removed:
-            self.ops.fsync_dir(self.path)
+        flush the folder. ``as_looked``: only a file still as the last ``games()`` found it
+        (the same inode, written at the same time): a name given again since (a game set
+        aside in the same second) is another file, and stays. A failure to remove raises
+        it (OSError): tried again next time."""
+        with self._guard:  # no save or set-aside between the check and the removal
+            removed = False
+            for name in names:
+                if as_looked and _stamp(self.path / name) != self._looked.get(name):
+                    continue
+                try:
+                    self.ops.remove(self.path / name)
+                except FileNotFoundError:
+                    continue
+                removed = True
+            if removed:
+                self.ops.fsync_dir(self.path)
 
     def kept_files(self) -> list[FileGame]:
         """The games set aside that hold a usable game, oldest first, each with its id
@@ -312,6 +341,7 @@ class StateDir:
         game set aside since the list was read is then not in the game file either, so a
         copy is never taken for a leftover of the game in progress."""
         files = self.kept_files()
+        self._looked = {name: _stamp(self.path / name) for f in files for name in (f.name, *f.also)}
         loaded = self.load()
         if loaded.record is not None and loaded.path is not None:
             record = loaded.record.identified()
@@ -412,6 +442,16 @@ def _dated(path: Path) -> str | None:
     except (OSError, ValueError, OverflowError):
         return None
     return when.isoformat(timespec="seconds")
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """A file's inode and the time it was written: a rename keeps both, a new file of the
+    same name has others."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_ino, info.st_mtime_ns
 
 
 def _mtime(path: Path) -> float:

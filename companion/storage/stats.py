@@ -74,11 +74,10 @@ def stats(
     memory: a name or a bot is summed as it goes; an unnamed seat is a person of one game,
     whose figures are complete with it, and wait in a sorted table on disk until the end."""
     totals: dict[str, _Totals] = {}
-    numbered = _Numbered()
     with _SortedOnDisk() as persons:
         for g in games:
             kinds = [person(g, seat, who, unnamed) for seat in range(g.record.players)]
-            labels = numbered.labels(kinds)
+            labels = [persons.numbered(label) if kind == "seat" else label for kind, label in kinds]
             own: dict[str, _Totals] = {}  # this game's unnamed seats
             for (kind, _), label in zip(kinds, labels, strict=True):
                 if kind != "seat":
@@ -103,37 +102,26 @@ def _add(g: Game, labels: list[str], totals: dict[str, _Totals]) -> None:
     _count(g, labels, totals)
 
 
-class _Numbered:
-    """Unnamed seats' labels made unique: a label another game's seat has already (two
-    games of the same minute) is numbered ``#2``, ``#3``. The games come in date order,
-    so the games of one label come together: the counts are kept only while they do."""
-
-    def __init__(self) -> None:
-        self._counts: dict[str, int] = {}
-
-    def labels(self, kinds: list[tuple[str, str]]) -> list[str]:
-        bases = [label for kind, label in kinds if kind == "seat"]
-        if bases and not any(base in self._counts for base in bases):
-            self._counts.clear()  # another minute: its labels are never seen again
-        out = []
-        for kind, label in kinds:
-            if kind == "seat":
-                n = self._counts.get(label, 0) + 1
-                self._counts[label] = n
-                label = label if n == 1 else f"{label} #{n}"
-            out.append(label)
-        return out
-
-
 class _SortedOnDisk:
     """Persons' figures kept in a private temporary SQLite database (on disk, removed on
     close) and read back in the order of their labels (SQLite's binary order of UTF-8 is
-    Python's order of text)."""
+    Python's order of text); and how many unnamed seats had each label so far."""
 
     def __enter__(self) -> _SortedOnDisk:
         self._db = sqlite3.connect("")
         self._db.execute("CREATE TABLE persons (label TEXT PRIMARY KEY, figures TEXT)")
+        self._db.execute("CREATE TABLE seen (label TEXT PRIMARY KEY, n INTEGER)")
         return self
+
+    def numbered(self, label: str) -> str:
+        """An unnamed seat's label, numbered when another game's seat had it already (two
+        games of the same minute: ``#2``, ``#3``): never merged with it."""
+        row = self._db.execute(
+            "INSERT INTO seen VALUES (?, 1) ON CONFLICT (label) DO UPDATE SET n = n + 1"
+            " RETURNING n",
+            (label,),
+        ).fetchone()
+        return label if row[0] == 1 else f"{label} #{row[0]}"
 
     def __exit__(self, *exc: object) -> None:
         self._db.close()
