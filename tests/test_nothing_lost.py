@@ -715,3 +715,22 @@ def test_a_history_cut_in_mid_commit_is_read_as_it_was_last_committed(tmp_path, 
     code, out, err = history_cli(verb, tmp_path)
     assert (code, err) == (0, "") and "cut" not in out and "ANN" in out
     assert snapshot(tmp_path) == before
+
+
+def test_a_file_given_the_same_name_since_the_look_is_never_removed_by_it(tmp_path):
+    """The look (the history's thread) decides to remove a copy; before it does, the table
+    sets another game aside under the same name (names are by the second): that file
+    stays, and only a file still as the look found it goes."""
+    store = StateDir(tmp_path, clock=lambda: NOON.replace(tzinfo=None))
+    store.save(record(target=30, rounds=ROUNDS[:1], id="g1"))
+    store.set_aside()
+    (name,) = [f.name for f in store.games()]  # looked at
+    (tmp_path / name).unlink()  # resumed meanwhile, its copy gone; another game set aside
+    store.save(record(target=30, rounds=ROUNDS[:1], id="g2"))  # under the same name
+    store.set_aside()
+    assert files_of(tmp_path)[name].game_id == "g2"
+    store.forget([name], as_looked=True)
+    assert files_of(tmp_path)[name].game_id == "g2"  # not the file that was looked at
+    store.games()
+    store.forget([name], as_looked=True)
+    assert name not in files_of(tmp_path)
