@@ -284,3 +284,16 @@ def test_a_state_folder_with_control_characters_is_named_escaped(tmp_path):
     code, out, err = history("--state-dir", str(tmp_path / "no\x1b[2Jwhere"), "import", "-")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err[:-1].isprintable() and "\x1b" not in err and "no\\x1b[2Jwhere" in err
+
+
+def test_stats_from_the_vp_kept_per_card_are_those_of_a_replay(tmp_path):
+    """Each row keeps the VP its cards paid each seat (found when it was written); a row
+    from before that is replayed: the figures are the same."""
+    store = History(tmp_path)
+    store.put(record(), names=("Ann", "Bo", None))
+    store.put(record(target=7), names=("Bo", "Ann", None))
+    kept = history("stats", "--state-dir", str(tmp_path), "--json")[1]
+    store.connect().execute("UPDATE games SET earned = NULL")
+    store.close()
+    assert history("stats", "--state-dir", str(tmp_path), "--json")[1] == kept
+    assert json.loads(kept)["Ann"]["cards"]  # figures there to compare

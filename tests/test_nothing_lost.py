@@ -474,7 +474,11 @@ def bad_rows(folder: Path) -> None:
         ("e", NOON.isoformat(), 1, "[0]", "{}", None, '"standard"', record().to_json()),
         ("f", NOON.isoformat(), 1, "[5]", None, None, '"standard"', record().to_json()),
     ):
-        db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
+        db.execute(
+            "INSERT INTO games (game_id, date, finished, winners, result, names, board, record)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            values,
+        )
     history.close()
 
 
@@ -693,7 +697,7 @@ db.execute("BEGIN")
 db.execute("UPDATE games SET names = ?", ('["' + "X" * 2000 + '"]',))
 for n in range(300):
     db.execute("INSERT INTO games SELECT ?, date, finished, winners, result, names, board,"
-               " record FROM games LIMIT 1", (f"cut{n}",))
+               " record, earned FROM games LIMIT 1", (f"cut{n}",))
 os._exit(0)  # the power cut: the journal stays, hot
 """
 

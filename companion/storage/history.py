@@ -31,6 +31,7 @@ from ..errors import Closing, CompanionError, where
 from ..game.boards import board_spec
 from ..game.names import HistorySummary, PastGame, Tally
 from ..game.record import GameRecord, legacy_id, state_to_dict
+from ..rules import RoundResult
 from .errors import StorageError, one_line
 
 HISTORY_FILE = "history.sqlite"
@@ -88,6 +89,11 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE kept;
     DROP TABLE current;
     """,
+    # 6: the VP each card's steps paid each seat, found once when the game is written:
+    # ``history stats`` sums them without replaying every game (NULL: a row from before)
+    """
+    ALTER TABLE games ADD COLUMN earned TEXT;
+    """,
 )
 VERSION = len(MIGRATIONS)
 READABLE = 2  # the oldest version a reader takes as it is (3 added a table readers skip)
@@ -130,6 +136,9 @@ class Game:
     names: tuple[str | None, ...] | None
     board: object
     record: GameRecord
+    # Per seat, the VP each card's steps paid it (by the card's number); None: not kept
+    # (a row from before version 6), found again by replaying the record.
+    earned: tuple[dict[int, int], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``history --json`` form."""
@@ -290,7 +299,8 @@ class History(Closing):
         that game's row, dated ``date`` (UTC ISO 8601; None: now). Finished: the target was
         reached; any other record (ended from the menu, set aside unfinished) is stored
         abandoned."""
-        state = record.replay()
+        results = list(record.results())  # one replay, with its steps
+        state = results[-1].state if results else record.start()
         out = state_to_dict(state, record.ended)
         result = out.get("result")
         game_id = game_id or record.game_id or uuid.uuid4().hex
@@ -306,12 +316,12 @@ class History(Closing):
             record=record,
         )
         self.connect().execute(
-            "INSERT INTO games (game_id, date, finished, winners, result, names, board, record)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            "INSERT INTO games"
+            " (game_id, date, finished, winners, result, names, board, record, earned)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
             " date = excluded.date, finished = excluded.finished, winners = excluded.winners,"
             " result = excluded.result, names = coalesce(excluded.names, games.names),"
-            " board = excluded.board,"
-            " record = excluded.record",
+            " board = excluded.board, record = excluded.record, earned = excluded.earned",
             (
                 game.game_id,
                 game.date,
@@ -321,6 +331,9 @@ class History(Closing):
                 None if names is None else json.dumps(list(names)),
                 json.dumps(game.board),
                 record.to_json(),
+                json.dumps(
+                    [sorted(seat.items()) for seat in earned_by_seat(record.players, results)]
+                ),
             ),
         )
         return game
@@ -385,13 +398,15 @@ class History(Closing):
         """Every game, newest first (the first ``limit`` of them, when given), one row at a
         time: a history of any size is read in the memory of a few games."""
         order = "ASC" if oldest_first else "DESC"
+        columns = {row[1] for row in self._rows("PRAGMA table_info(games)")}
+        earned_column = "earned" if "earned" in columns else "NULL"  # a reader of version 5
         rows = self._rows(
-            "SELECT game_id, date, finished, winners, result, names, board, record"
-            f" FROM games ORDER BY date {order}, rowid {order} LIMIT ?",
+            "SELECT game_id, date, finished, winners, result, names, board, record,"
+            f" {earned_column} FROM games ORDER BY date {order}, rowid {order} LIMIT ?",
             -1 if limit is None else limit,
         )
         self.skipped = 0
-        for game_id, date, finished, winners, result, names, board, record in rows:
+        for game_id, date, finished, winners, result, names, board, record, earned in rows:
             try:
                 game = Game(
                     str(game_id),
@@ -403,6 +418,7 @@ class History(Closing):
                     json.loads(board),
                     replace(GameRecord.from_json(record), game_id=str(game_id)),
                 )
+                game = replace(game, earned=_earned_read(earned, game.record.players))
                 _usable(game)
             except (ValueError, TypeError, RecursionError, CompanionError):
                 self.skipped += 1  # a row another program wrote: the rest are shown
@@ -498,6 +514,30 @@ def _read_only(path: Path, target: str) -> sqlite3.Connection:
             raise
         raise StorageError(f"history {path}: {one_line(str(e))}") from None
     return db
+
+
+def earned_by_seat(players: int, results: Iterable[RoundResult]) -> list[dict[int, int]]:
+    """Per seat, the VP each card's steps paid it over ``results``."""
+    earned: list[dict[int, int]] = [{} for _ in range(players)]
+    for result in results:
+        for step in result.steps:
+            if step.card is not None:
+                for gain in step.gains:
+                    card = int(step.card)
+                    earned[gain.seat][card] = earned[gain.seat].get(card, 0) + gain.vp
+    return earned
+
+
+def _earned_read(text: object, players: int) -> tuple[dict[int, int], ...] | None:
+    """The ``earned`` column as written, or None (not there, or not a seat's figures: the
+    record is replayed for them instead)."""
+    try:
+        seats = json.loads(text) if isinstance(text, str) else None
+        if not isinstance(seats, list) or len(seats) != players:
+            return None
+        return tuple({int(card): int(vp) for card, vp in seat} for seat in seats)
+    except (ValueError, TypeError):
+        return None
 
 
 def _journal(path: Path) -> Path:

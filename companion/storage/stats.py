@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .history import Game
+from .history import Game, earned_by_seat
 
 Who = Callable[[int, str | None, str | None], str]  # (seat, name, bot strength) -> label
 Unnamed = Callable[[int, str], str]  # (seat, the game's date) -> label
@@ -147,12 +147,16 @@ def _count(g: Game, seats: list[str], totals: dict[str, _Totals]) -> None:
         t.vp += g.result["vp"][seat]
         t.rounds += len(g.record.rounds)
         t.played.update(c for r in g.record.rounds for c in r.plays[seat])
-    for result in g.record.results():
-        for step in result.steps:
-            if step.card is not None:
-                for gain in step.gains:
-                    if seats[gain.seat] in totals:
-                        totals[seats[gain.seat]].earned[int(step.card)] += gain.vp
+    earned = g.earned if g.earned is not None else _replayed(g)
+    for seat, label in enumerate(seats):
+        if label in totals:
+            totals[label].earned.update(earned[seat])
+
+
+def _replayed(g: Game) -> tuple[dict[int, int], ...]:
+    """Per seat, the VP each card's steps paid it, by replaying the record (a row written
+    before the history kept them)."""
+    return tuple(earned_by_seat(g.record.players, g.record.results()))
 
 
 def _figures(t: _Totals, card: CardName) -> dict[str, Any]:
