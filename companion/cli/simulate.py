@@ -423,9 +423,9 @@ def _resume_in(store: StateDir, record: GameRecord, err: TextIO) -> GameRecord:
     loaded = store.load()
     if loaded.record is None or not loaded.unfinished:
         return record
-    playing = loaded.record.identified()
-    if playing.game_id == record.identified().game_id:
-        return playing if behind(record.identified(), playing) else record
+    playing, resumed = loaded.record.identified(), record.identified()
+    if playing.game_id == resumed.game_id:
+        return playing if behind(resumed, playing) else record
     kept = store.set_aside()
     err.write(f"companion simulate: the unfinished game is kept as {where(kept)}\n")
     return record

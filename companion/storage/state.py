@@ -265,9 +265,10 @@ class StateDir:
             record = kept.record
             if record is None or kept.finished or record.ended:
                 continue
-            if record.identified().game_id in seen:
+            game_id = record.identified().game_id
+            if game_id in seen:
                 continue
-            seen.add(record.identified().game_id)
+            seen.add(game_id)
             found.append((path, record))
             if len(found) == limit:
                 break

@@ -84,7 +84,7 @@ def stats(
                     totals.setdefault(label, _Totals(kind))
                 elif seats:
                     own[label] = _Totals(kind)
-            _add(g, labels, {**totals, **own})
+            _add(g, labels, own | totals if own else totals)
             for label, t in own.items():
                 persons.add(label, _figures(t, card))
         for label, t in totals.items():
