@@ -90,7 +90,7 @@ def test_a_version_1_database_is_migrated(tmp_path):
     db.commit()
     db.close()
     store = history(tmp_path)
-    assert store.connect().execute("PRAGMA user_version").fetchone()[0] == VERSION == 6
+    assert store.connect().execute("PRAGMA user_version").fetchone()[0] == VERSION == 7
     # A game written before ids: keyed now by the id its record makes, as its files are.
     assert [g.game_id for g in store.games()] == [legacy_id(record())]
 
@@ -136,7 +136,7 @@ def test_a_newer_database_is_refused_and_left_alone(tmp_path):
     with pytest.raises(StorageError) as e:
         history(tmp_path).connect()
     assert str(e.value) == (
-        f"history {where(path)} has schema version 99, newer than this companion knows (6);"
+        f"history {where(path)} has schema version 99, newer than this companion knows (7);"
         " it is left as it is"
     )
     assert path.read_bytes() == before
@@ -231,7 +231,7 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
     from companion.table import GameChanged, GameFinished
 
     db = sqlite3.connect(tmp_path / "history.sqlite")
-    db.execute("PRAGMA user_version = 7")
+    db.execute("PRAGMA user_version = 8")
     db.close()
     state = StateDir(tmp_path)
     said: list[str] = []
@@ -240,8 +240,8 @@ def test_the_table_goes_on_when_the_history_cannot_be_used(tmp_path):
         for sink in sinks:
             sink(effect)
     assert said == [
-        f"history {where(tmp_path / 'history.sqlite')} has schema version 7, newer than this"
-        " companion knows (6); it is left as it is; the game goes on without its history,"
+        f"history {where(tmp_path / 'history.sqlite')} has schema version 8, newer than this"
+        " companion knows (7); it is left as it is; the game goes on without its history,"
         " which is written when it can be"
     ]
     assert state.load().record == record()

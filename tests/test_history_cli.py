@@ -224,10 +224,10 @@ def test_a_newer_history_is_refused_with_one_line(tmp_path):
     import sqlite3
 
     db = sqlite3.connect(tmp_path / "history.sqlite")
-    db.execute("PRAGMA user_version = 7")
+    db.execute("PRAGMA user_version = 8")
     db.close()
     code, out, err = history("--state-dir", str(tmp_path))
-    assert code == 2 and out == "" and err.count("\n") == 1 and "version 7" in err
+    assert code == 2 and out == "" and err.count("\n") == 1 and "version 8" in err
 
 
 def test_a_folder_as_the_import_file_is_one_line(tmp_path):
@@ -287,13 +287,17 @@ def test_a_state_folder_with_control_characters_is_named_escaped(tmp_path):
 
 
 def test_stats_from_the_vp_kept_per_card_are_those_of_a_replay(tmp_path):
-    """Each row keeps the VP its cards paid each seat (found when it was written); a row
-    from before that is replayed: the figures are the same."""
-    store = History(tmp_path)
+    """Each row keeps the cards each seat played and the VP they paid it (found when it
+    was written); a row from before either was kept is replayed: the figures are the
+    same."""
+    store = History(tmp_path, clock=dated(1))
     store.put(record(), names=("Ann", "Bo", None))
     store.put(record(target=7), names=("Bo", "Ann", None))
     kept = history("stats", "--state-dir", str(tmp_path), "--json")[1]
-    store.connect().execute("UPDATE games SET earned = NULL")
-    store.close()
-    assert history("stats", "--state-dir", str(tmp_path), "--json")[1] == kept
+    # Gone, or not a seat's figures (another program's, no card 9): the record is read.
+    for column, value in [("earned", None), ("played", "[[[9,1]],[],[]]"), ("played", None)]:
+        store.connect().execute(f"UPDATE games SET {column} = ?", (value,))
+        store.close()
+        assert history("stats", "--state-dir", str(tmp_path), "--json")[1] == kept
     assert json.loads(kept)["Ann"]["cards"]  # figures there to compare
+    assert json.loads(kept)["P3 (2025-03-01 20:15)"]["cards"]

@@ -697,7 +697,7 @@ db.execute("BEGIN")
 db.execute("UPDATE games SET names = ?", ('["' + "X" * 2000 + '"]',))
 for n in range(300):
     db.execute("INSERT INTO games SELECT ?, date, finished, winners, result, names, board,"
-               " record, earned FROM games LIMIT 1", (f"cut{n}",))
+               " record, earned, played FROM games LIMIT 1", (f"cut{n}",))
 os._exit(0)  # the power cut: the journal stays, hot
 """
 

@@ -30,7 +30,7 @@ from ..rules import RecordError
 from ..storage.errors import os_reason
 from ..storage.history import HISTORY_FILE, Game, History, Kept, skipped
 from ..storage.lock import FolderLock
-from ..storage.stats import labels, stats
+from ..storage.stats import labels, scored, stats
 from ..ui.catalog import Catalog, catalog
 from .lines import TOO_LONG_MESSAGE, Line, ReadError, TooLong, open_input, read_lines, reason
 
@@ -310,7 +310,8 @@ def _stats(store: Reader, as_json: bool, words: Catalog, out: TextIO) -> None:
     """Streamed: the persons come in order from ``stats``; the table's lines wait in a
     temporary file while its widths are found, so a history of any size prints in the
     memory of a few games."""
-    persons = stats(_rows(store), words.who, words.unnamed, words.card)
+    games = iter(()) if store is None else scored(store)
+    persons = stats(games, words.who, words.unnamed, words.card)
     if as_json:
         out.write("{")
         for n, (name, s) in enumerate(persons):
@@ -343,14 +344,6 @@ def _stats_row(name: str, s: dict, words: Catalog) -> tuple[str, ...]:
 def _figure(value: float | None, form: str) -> str:
     """A figure over the finished games; none when there are none (only abandoned ones)."""
     return "-" if value is None else form.format(value)
-
-
-def summary(games: Iterable[Game], words: Catalog | None = None) -> dict[str, dict]:
-    """Per person (a pad's name; a bot by its strength; an unnamed seat by its label and
-    its game's date, a person of that game alone), the finished games' figures and the
-    abandoned games apart, cards named in ``words`` (``companion.storage.stats``)."""
-    words = words or catalog()
-    return dict(stats(games, words.who, words.unnamed, words.card))
 
 
 def _names(game: Game, words: Catalog) -> list[str]:

@@ -31,7 +31,7 @@ from ..errors import Closing, CompanionError, where
 from ..game.boards import board_spec
 from ..game.names import HistorySummary, PastGame, Tally
 from ..game.record import GameRecord, legacy_id, state_to_dict
-from ..rules import RoundResult
+from . import cards, fields
 from .errors import StorageError, one_line
 
 HISTORY_FILE = "history.sqlite"
@@ -94,6 +94,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN earned TEXT;
     """,
+    # 7: how often each seat played each card, found once likewise (NULL: a row from before)
+    """
+    ALTER TABLE games ADD COLUMN played TEXT;
+    """,
 )
 VERSION = len(MIGRATIONS)
 READABLE = 2  # the oldest version a reader takes as it is (3 added a table readers skip)
@@ -136,9 +140,6 @@ class Game:
     names: tuple[str | None, ...] | None
     board: object
     record: GameRecord
-    # Per seat, the VP each card's steps paid it (by the card's number); None: not kept
-    # (a row from before version 6), found again by replaying the record.
-    earned: tuple[dict[int, int], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``history --json`` form."""
@@ -317,11 +318,12 @@ class History(Closing):
         )
         self.connect().execute(
             "INSERT INTO games"
-            " (game_id, date, finished, winners, result, names, board, record, earned)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " (game_id, date, finished, winners, result, names, board, record, earned, played)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
             " date = excluded.date, finished = excluded.finished, winners = excluded.winners,"
             " result = excluded.result, names = coalesce(excluded.names, games.names),"
-            " board = excluded.board, record = excluded.record, earned = excluded.earned",
+            " board = excluded.board, record = excluded.record, earned = excluded.earned,"
+            " played = excluded.played",
             (
                 game.game_id,
                 game.date,
@@ -331,9 +333,8 @@ class History(Closing):
                 None if names is None else json.dumps(list(names)),
                 json.dumps(game.board),
                 record.to_json(),
-                json.dumps(
-                    [sorted(seat.items()) for seat in earned_by_seat(record.players, results)]
-                ),
+                cards.to_json(cards.earned_by_seat(record.players, results)),
+                cards.to_json(cards.played_by_seat(record)),
             ),
         )
         return game
@@ -398,38 +399,42 @@ class History(Closing):
         """Every game, newest first (the first ``limit`` of them, when given), one row at a
         time: a history of any size is read in the memory of a few games."""
         order = "ASC" if oldest_first else "DESC"
-        columns = {row[1] for row in self._rows("PRAGMA table_info(games)")}
-        earned_column = "earned" if "earned" in columns else "NULL"  # a reader of version 5
-        rows = self._rows(
-            "SELECT game_id, date, finished, winners, result, names, board, record,"
-            f" {earned_column} FROM games ORDER BY date {order}, rowid {order} LIMIT ?",
+        rows = self.query(
+            "SELECT game_id, date, finished, winners, result, names, board, record"
+            f" FROM games ORDER BY date {order}, rowid {order} LIMIT ?",
             -1 if limit is None else limit,
         )
         self.skipped = 0
-        for game_id, date, finished, winners, result, names, board, record, earned in rows:
+        for game_id, date, finished, winners, result, names, board, record in rows:
             try:
                 game = Game(
                     str(game_id),
-                    _date_text(date),
+                    fields.date_text(date),
                     bool(finished),
-                    _seats(json.loads(winners)),
-                    None if result is None else _dict(json.loads(result)),
+                    fields.seats(json.loads(winners)),
+                    None if result is None else fields.an_object(json.loads(result)),
                     None if names is None else tuple(json.loads(names)),
                     json.loads(board),
                     replace(GameRecord.from_json(record), game_id=str(game_id)),
                 )
-                game = replace(game, earned=_earned_read(earned, game.record.players))
                 _usable(game)
             except (ValueError, TypeError, RecursionError, CompanionError):
                 self.skipped += 1  # a row another program wrote: the rest are shown
                 continue
             yield game
 
-    def _rows(self, sql: str, *args: object) -> sqlite3.Cursor:
+    def query(self, sql: str, *args: object) -> sqlite3.Cursor:
+        """``sql`` read from the history; an error is a one-line StorageError."""
         try:
             return self.connect().execute(sql, args)
         except sqlite3.Error as e:
             raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
+
+    def column(self, name: str) -> str:
+        """``name`` if the games table has that column, else ``NULL`` (a reader of a history
+        written before it was added), to select in its place."""
+        columns = {row[1] for row in self.query("PRAGMA table_info(games)")}
+        return name if name in columns else "NULL"
 
     def summary(self, last: int = LAST) -> HistorySummary:
         """What the device's history screen shows: the ``last`` games (an abandoned one
@@ -450,7 +455,7 @@ class History(Closing):
         """Every game, newest first, with only what the summary reads: told after each
         game on the table's own thread, so no record is parsed (SQLite's JSON reads the
         two keys needed; the records were checked when they were put)."""
-        rows = self._rows(
+        rows = self.query(
             "SELECT date, winners, iif(json_valid(result), json_extract(result, '$.vp'), NULL),"
             " names, iif(json_valid(record), json_extract(record, '$.players'), NULL),"
             " iif(json_valid(record), json_extract(record, '$.bots'), NULL), result IS NULL,"
@@ -460,12 +465,12 @@ class History(Closing):
         for date, winners, vp, names, players, bots, no_result, finished in rows:
             try:
                 game = _Seen(
-                    _date_text(date),
-                    _seats(json.loads(winners)),
-                    None if vp is None else _vps(json.loads(vp)),
-                    () if names is None else _texts(json.loads(names)),
+                    fields.date_text(date),
+                    fields.seats(json.loads(winners)),
+                    None if vp is None else fields.vps(json.loads(vp)),
+                    () if names is None else fields.texts(json.loads(names)),
                     int(players),
-                    () if bots is None else _texts(json.loads(bots)),
+                    () if bots is None else fields.texts(json.loads(bots)),
                     bool(finished),
                 )
                 if (
@@ -514,30 +519,6 @@ def _read_only(path: Path, target: str) -> sqlite3.Connection:
             raise
         raise StorageError(f"history {path}: {one_line(str(e))}") from None
     return db
-
-
-def earned_by_seat(players: int, results: Iterable[RoundResult]) -> list[dict[int, int]]:
-    """Per seat, the VP each card's steps paid it over ``results``."""
-    earned: list[dict[int, int]] = [{} for _ in range(players)]
-    for result in results:
-        for step in result.steps:
-            if step.card is not None:
-                for gain in step.gains:
-                    card = int(step.card)
-                    earned[gain.seat][card] = earned[gain.seat].get(card, 0) + gain.vp
-    return earned
-
-
-def _earned_read(text: object, players: int) -> tuple[dict[int, int], ...] | None:
-    """The ``earned`` column as written, or None (not there, or not a seat's figures: the
-    record is replayed for them instead)."""
-    try:
-        seats = json.loads(text) if isinstance(text, str) else None
-        if not isinstance(seats, list) or len(seats) != players:
-            return None
-        return tuple({int(card): int(vp) for card, vp in seat} for seat in seats)
-    except (ValueError, TypeError):
-        return None
 
 
 def _journal(path: Path) -> Path:
@@ -661,38 +642,7 @@ def _usable(game: Game) -> None:
     players = game.record.players
     if any(seat >= players for seat in game.winners):
         raise TypeError("a winner is not a seat")
-    if game.names is not None and len(_texts(list(game.names))) != players:
+    if game.names is not None and len(fields.texts(list(game.names))) != players:
         raise TypeError("not a name per seat")
-    if game.result is not None and len(_vps(game.result.get("vp"))) != players:
+    if game.result is not None and len(fields.vps(game.result.get("vp"))) != players:
         raise TypeError("not a result per seat")
-
-
-def _date_text(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError("a date is text")
-    datetime.fromisoformat(value)
-    return value
-
-
-def _seats(value: object) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(type(v) is int and v >= 0 for v in value):
-        raise TypeError("seats are a list of numbers")
-    return tuple(value)
-
-
-def _vps(value: object) -> list[int]:
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise TypeError("VP are a list of numbers")
-    return value
-
-
-def _dict(value: object) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise TypeError("a result is an object")
-    return value
-
-
-def _texts(value: object) -> tuple[str | None, ...]:
-    if not isinstance(value, list) or not all(v is None or isinstance(v, str) for v in value):
-        raise TypeError("names are a list of text or null")
-    return tuple(value)

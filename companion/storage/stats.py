@@ -7,6 +7,10 @@ one game is not the P1 of another, so each unnamed seat is a person of its own g
 worded by the caller's ``Unnamed`` (its label and the game's date). Only finished games
 count towards the figures (games, wins, VP); a game abandoned (ended from the menu, or
 set aside unfinished) is counted apart, never as a win.
+
+The games are read as ``Scored`` rows: a few keys of each record read by SQLite's JSON,
+the cards per seat as the history kept them (``cards``), so no record is parsed or
+replayed but those of rows written before the cards were kept.
 """
 
 from __future__ import annotations
@@ -16,21 +20,151 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from .history import Game, earned_by_seat
+from ..errors import CompanionError
+from ..game.record import GameRecord
+from . import cards, fields
+from .history import Game, History
 
 Who = Callable[[int, str | None, str | None], str]  # (seat, name, bot strength) -> label
 Unnamed = Callable[[int, str], str]  # (seat, the game's date) -> label
 CardName = Callable[[int], str]  # a card's number -> its name
 
 KINDS = ("name", "bot", "seat")  # who a person is: a pad's name, a bot, an unnamed seat
+BATCH = 1000  # persons of one game written to the sorted table at a time
 
 
 def labels(game: Game, who: Who) -> list[str]:
     """Each seat of ``game`` as ``who`` names it."""
     names = game.names or (None,) * game.record.players
     return [who(seat, name, game.record.bot(seat)) for seat, name in enumerate(names)]
+
+
+class Scored(NamedTuple):
+    """A game as the stats read it: ``vp`` None when it has no result; ``finished`` false
+    when it was abandoned; per seat the cards it played and the VP they paid it."""
+
+    date: str
+    finished: bool
+    winners: tuple[int, ...]
+    vp: list[int] | None
+    names: tuple[str | None, ...] | None
+    bots: tuple[str | None, ...] | None
+    rounds: int
+    played: cards.PerSeat
+    earned: cards.PerSeat
+
+    @property
+    def players(self) -> int:
+        return len(self.played)
+
+    @property
+    def counted(self) -> bool:
+        """Whether its figures count (finished, with its result); else it was abandoned."""
+        return self.finished and self.vp is not None
+
+
+def scored(history: History) -> Iterator[Scored]:
+    """Every game of ``history``, oldest first, one row at a time; a row another program
+    wrote that does not fit its seats is skipped (counted in ``history.skipped``)."""
+    json_of = "iif(json_valid({0}), json_extract({0}, '{1}'), NULL)".format
+    played, earned = history.column("played"), history.column("earned")
+    rows = history.query(
+        f"SELECT date, finished, winners, {json_of('result', '$.vp')}, result IS NULL, names,"
+        f" {json_of('record', '$.players')}, {json_of('record', '$.bots')},"
+        " iif(json_valid(record), json_array_length(record, '$.rounds'), NULL),"
+        f" {played}, {earned}, iif({played} IS NULL OR {earned} IS NULL, record, NULL)"
+        " FROM games ORDER BY date, rowid"
+    )
+    history.skipped = 0
+    for row in rows:
+        try:
+            yield _scored(*row)
+        except (ValueError, TypeError, IndexError, RecursionError, CompanionError):
+            history.skipped += 1
+
+
+def _scored(
+    date: object,
+    finished: object,
+    winners: str,
+    vp: str | None,
+    no_result: int,
+    names: str | None,
+    players: object,
+    bots: str | None,
+    rounds: object,
+    played: object,
+    earned: object,
+    record: str | None,
+) -> Scored:
+    if type(players) is not int or type(rounds) is not int:
+        raise TypeError("not a game record")
+    kept_played, kept_earned = cards.from_json(played, players), cards.from_json(earned, players)
+    if kept_played is None or kept_earned is None:  # a row from before they were kept
+        whole = GameRecord.from_json(record or "")
+        kept_played = cards.played_by_seat(whole)
+        kept_earned = cards.earned_by_seat(players, whole.results())
+    game = Scored(
+        fields.date_text(date),
+        bool(finished),
+        fields.seats(json.loads(winners)),
+        None if vp is None else fields.vps(json.loads(vp)),
+        None if names is None else fields.texts(json.loads(names)),
+        None if bots is None else fields.texts(json.loads(bots)),
+        rounds,
+        kept_played,
+        kept_earned,
+    )
+    seats = (game.names, game.bots, game.vp, game.played, game.earned)
+    if any(s is not None and len(s) != players for s in seats) or (vp is None and not no_result):
+        raise TypeError("not a result of its seats")
+    if any(seat >= players for seat in game.winners):
+        raise TypeError("a winner is not a seat")
+    return game
+
+
+def person(game: Scored, seat: int, who: Who, unnamed: Unnamed) -> tuple[str, str]:
+    """Who sits at ``seat`` of ``game``: (kind, label); see ``KINDS``."""
+    bot = game.bots[seat] if game.bots else None
+    if bot:
+        return "bot", who(seat, None, bot)
+    name = game.names[seat] if game.names else None
+    if name:
+        return "name", name
+    return "seat", unnamed(seat, game.date)
+
+
+def stats(
+    games: Iterable[Scored],
+    who: Who,
+    unnamed: Unnamed,
+    card: CardName = str,
+    *,
+    seats: bool = True,
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Per person, in the order of their labels: the finished games, wins, win rate,
+    average final VP, rounds per game, per card (by its number, with its ``card`` name) how
+    often it was played and the VP its steps paid that seat; the games abandoned apart;
+    and ``kind``, who the person is. ``seats``: the unnamed seats too (each a person of
+    its own game; two with one label numbered ``#2``, ``#3`` in the order of their games).
+
+    One pass over ``games`` in bounded memory: a name or a bot is summed as it goes; an
+    unnamed seat's figures are complete with its game, and wait in a sorted table on disk
+    until the end."""
+    totals: dict[str, _Totals] = {}
+    with _Persons(card) as persons:
+        for g in games:
+            for seat in range(g.players):
+                kind, label = person(g, seat, who, unnamed)
+                if kind != "seat":
+                    totals.setdefault(label, _Totals(kind)).add(g, seat)
+                elif seats:
+                    persons.one_game(label, g, seat)
+        for label, t in totals.items():
+            persons.summed(label, t)
+        yield from persons.sorted()
 
 
 @dataclass
@@ -44,133 +178,100 @@ class _Totals:
     played: Counter[int] = field(default_factory=Counter)
     earned: Counter[int] = field(default_factory=Counter)
 
-
-def person(game: Game, seat: int, who: Who, unnamed: Unnamed) -> tuple[str, str]:
-    """Who sits at ``seat`` of ``game``: (kind, label); see ``KINDS``."""
-    name = game.names[seat] if game.names else None
-    bot = game.record.bot(seat)
-    if bot:
-        return "bot", who(seat, None, bot)
-    if name:
-        return "name", name
-    return "seat", unnamed(seat, game.date)
-
-
-def stats(
-    games: Iterable[Game],
-    who: Who,
-    unnamed: Unnamed,
-    card: CardName = str,
-    *,
-    seats: bool = True,
-) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Per person, in the order of their labels: the finished games, wins, win rate,
-    average final VP, rounds per game, per card (by its number, with its ``card`` name) how
-    often it was played and the VP its steps paid that seat; the games abandoned apart;
-    and ``kind``, who the person is. ``seats``: the unnamed seats too (each a person of
-    its own game).
-
-    One pass over ``games`` (in date order, as the history gives them), in bounded
-    memory: a name or a bot is summed as it goes; an unnamed seat is a person of one game,
-    whose figures are complete with it, and wait in a sorted table on disk until the end."""
-    totals: dict[str, _Totals] = {}
-    with _SortedOnDisk() as persons:
-        for g in games:
-            kinds = [person(g, seat, who, unnamed) for seat in range(g.record.players)]
-            labels = [persons.numbered(label) if kind == "seat" else label for kind, label in kinds]
-            own: dict[str, _Totals] = {}  # this game's unnamed seats
-            for (kind, _), label in zip(kinds, labels, strict=True):
-                if kind != "seat":
-                    totals.setdefault(label, _Totals(kind))
-                elif seats:
-                    own[label] = _Totals(kind)
-            _add(g, labels, own | totals if own else totals)
-            for label, t in own.items():
-                persons.add(label, _figures(t, card))
-        for label, t in totals.items():
-            persons.add(label, _figures(t, card))
-        yield from persons.sorted()
+    def add(self, g: Scored, seat: int) -> None:
+        """``g``'s figures for ``seat``: counted if it finished, else an abandoned game."""
+        if not g.counted:
+            self.abandoned += 1
+            return
+        assert g.vp is not None
+        self.games += 1
+        self.wins += seat in g.winners
+        self.vp += g.vp[seat]
+        self.rounds += g.rounds
+        self.played.update(g.played[seat])
+        self.earned.update(g.earned[seat])
 
 
-def _add(g: Game, labels: list[str], totals: dict[str, _Totals]) -> None:
-    """A game's figures added to each of its seats' person (those in ``totals``)."""
-    if not g.finished or g.result is None:
-        for label in labels:
-            if label in totals:
-                totals[label].abandoned += 1
-        return
-    _count(g, labels, totals)
-
-
-class _SortedOnDisk:
+class _Persons:
     """Persons' figures kept in a private temporary SQLite database (on disk, removed on
     close) and read back in the order of their labels (SQLite's binary order of UTF-8 is
-    Python's order of text); and how many unnamed seats had each label so far."""
+    Python's order of text). Labels met more than once (unnamed seats of games of one
+    minute) are numbered there, in the order they came: a name keeps its own."""
 
-    def __enter__(self) -> _SortedOnDisk:
+    COLUMNS = "seq, label, named, kind, games, wins, abandoned, vp, rounds, cards"
+
+    def __init__(self, card: CardName):
+        self._card = card
+        self._names: dict[int, str] = {}  # a card's number -> its name, asked once
+        self._waiting: list[tuple[object, ...]] = []
+
+    def __enter__(self) -> _Persons:
         self._db = sqlite3.connect("")
-        self._db.execute("CREATE TABLE persons (label TEXT PRIMARY KEY, figures TEXT)")
-        self._db.execute("CREATE TABLE seen (label TEXT PRIMARY KEY, n INTEGER)")
+        self._db.execute(
+            "CREATE TABLE persons (seq INTEGER PRIMARY KEY, label TEXT, named INTEGER,"
+            " kind TEXT, games INTEGER, wins INTEGER, abandoned INTEGER, vp INTEGER,"
+            " rounds INTEGER, cards TEXT)"
+        )
         return self
-
-    def numbered(self, label: str) -> str:
-        """An unnamed seat's label, numbered when another game's seat had it already (two
-        games of the same minute: ``#2``, ``#3``): never merged with it."""
-        row = self._db.execute(
-            "INSERT INTO seen VALUES (?, 1) ON CONFLICT (label) DO UPDATE SET n = n + 1"
-            " RETURNING n",
-            (label,),
-        ).fetchone()
-        return label if row[0] == 1 else f"{label} #{row[0]}"
 
     def __exit__(self, *exc: object) -> None:
         self._db.close()
 
-    def add(self, label: str, figures: dict[str, Any]) -> None:
-        self._db.execute("INSERT INTO persons VALUES (?, ?)", (label, json.dumps(figures)))
+    def one_game(self, label: str, g: Scored, seat: int) -> None:
+        """An unnamed seat of ``g``: a person of that game alone."""
+        if g.counted:
+            assert g.vp is not None
+            played, earned = g.played[seat], g.earned[seat]
+            figures = (1, int(seat in g.winners), 0, g.vp[seat], g.rounds)
+            shown = [(c, n, earned.get(c, 0)) for c, n in sorted(played.items())]
+        else:
+            figures, shown = (0, 0, 1, 0, 0), []
+        self._add(label, False, "seat", *figures, shown)
+
+    def summed(self, label: str, t: _Totals) -> None:
+        shown = [(c, n, t.earned[c]) for c, n in sorted(t.played.items())]
+        self._add(label, True, t.kind, t.games, t.wins, t.abandoned, t.vp, t.rounds, shown)
+
+    def _add(self, label: str, named: bool, kind: str, *figures: object) -> None:
+        *counts, shown = figures
+        row = (None, label, named, kind, *counts, json.dumps(shown, separators=(",", ":")))
+        self._waiting.append(row)
+        if len(self._waiting) >= BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        self._db.executemany(
+            f"INSERT INTO persons ({self.COLUMNS}) VALUES (?{', ?' * 9})", self._waiting
+        )
+        self._waiting.clear()
 
     def sorted(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        rows = self._db.execute("SELECT label, figures FROM persons ORDER BY label")
-        for label, figures in rows:
-            yield label, json.loads(figures)
+        self._flush()
+        rows = self._db.execute(
+            "SELECT iif(n = 1, label, label || ' #' || n) AS shown, kind, games, wins,"
+            " abandoned, vp, rounds, cards FROM (SELECT *, row_number() OVER"
+            " (PARTITION BY label ORDER BY named DESC, seq) AS n FROM persons) ORDER BY shown"
+        )
+        for label, kind, games, wins, abandoned, vp, rounds, shown in rows:
+            yield (
+                label,
+                {
+                    "kind": kind,
+                    "games": games,
+                    "wins": wins,
+                    "abandoned": abandoned,
+                    "win_rate": wins / games if games else None,
+                    "average_vp": vp / games if games else None,
+                    "rounds_per_game": rounds / games if games else None,
+                    "cards": {
+                        str(c): {"name": self._name(c), "played": n, "vp": v}
+                        for c, n, v in json.loads(shown)
+                    },
+                },
+            )
 
-
-def _count(g: Game, seats: list[str], totals: dict[str, _Totals]) -> None:
-    """Add a finished game's figures to each of its seats' person."""
-    assert g.result is not None
-    for seat, label in enumerate(seats):
-        if label not in totals:  # an unnamed seat left out
-            continue
-        t = totals[label]
-        t.games += 1
-        t.wins += seat in g.winners
-        t.vp += g.result["vp"][seat]
-        t.rounds += len(g.record.rounds)
-        t.played.update(c for r in g.record.rounds for c in r.plays[seat])
-    earned = g.earned if g.earned is not None else _replayed(g)
-    for seat, label in enumerate(seats):
-        if label in totals:
-            totals[label].earned.update(earned[seat])
-
-
-def _replayed(g: Game) -> tuple[dict[int, int], ...]:
-    """Per seat, the VP each card's steps paid it, by replaying the record (a row written
-    before the history kept them)."""
-    return tuple(earned_by_seat(g.record.players, g.record.results()))
-
-
-def _figures(t: _Totals, card: CardName) -> dict[str, Any]:
-    games = t.games
-    return {
-        "kind": t.kind,
-        "games": games,
-        "wins": t.wins,
-        "abandoned": t.abandoned,
-        "win_rate": t.wins / games if games else None,
-        "average_vp": t.vp / games if games else None,
-        "rounds_per_game": t.rounds / games if games else None,
-        "cards": {
-            str(c): {"name": card(c), "played": n, "vp": t.earned[c]}
-            for c, n in sorted(t.played.items())
-        },
-    }
+    def _name(self, card: int) -> str:
+        name = self._names.get(card)
+        if name is None:
+            name = self._names[card] = self._card(card)
+        return name

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from ..storage.errors import StorageError
 from ..storage.history import HISTORY_FILE, Game, History
-from ..storage.stats import labels, stats
+from ..storage.stats import labels, scored, stats
 from ..ui.catalog import Catalog
 
 LAST = 50  # games the page lists
@@ -51,7 +51,7 @@ class HistoryPages:
         page says so), final VP, rounds, board."""
 
         def listed() -> list[Listed]:
-            return [_listed(g, words) for g in self._read(LAST)]
+            return [_listed(g, words) for g in self._read(lambda h: h.games(LAST))]
 
         return self._cached(self._histories, words, listed)
 
@@ -62,7 +62,7 @@ class HistoryPages:
         out."""
 
         def named() -> Stats:
-            every = stats(self._read(None), words.who, words.unnamed, words.card, seats=False)
+            every = stats(self._read(scored), words.who, words.unnamed, words.card, seats=False)
             return dict(every)
 
         return self._cached(self._stats, words, named)
@@ -87,9 +87,9 @@ class HistoryPages:
             return None
         return (st.st_ino, st.st_size, st.st_mtime_ns)
 
-    def _read(self, limit: int | None) -> Iterator[Game]:
-        """The games, newest first, one row at a time (the stats of a big history are
-        summed as they stream by)."""
+    def _read(self, rows: Callable[[History], Iterator[T]]) -> Iterator[T]:
+        """The history's ``rows``, one at a time (the stats of a big history are summed as
+        they stream by)."""
         folder = self.state_dir
         if self._seen is None or folder is None:  # no history yet: none is made by looking
             return
@@ -101,7 +101,7 @@ class HistoryPages:
                 self._say(f"companion web: {e}")
             return
         try:
-            yield from history.games(limit)
+            yield from rows(history)
         finally:
             history.close()
 
