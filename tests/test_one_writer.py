@@ -97,6 +97,8 @@ def test_the_device_holds_off_while_another_program_writes_its_folder(held, tmp_
     """The service starts again later (exit 3, as with no hardware): the folder is free
     once the other program ends, and the table comes back by itself."""
     folder, pid = held
+    (folder / "settings.json").write_text("{damaged")  # set aside only by the folder's holder
+    before = snapshot(folder)
     config = tmp_path / "companion.toml"
     config.write_text(f'[paths]\nstate_dir = "{folder}"\n')
     display = lambda *a, **k: fake_device("ssd1306")[0]  # noqa: E731
@@ -105,6 +107,7 @@ def test_the_device_holds_off_while_another_program_writes_its_folder(held, tmp_
     assert err.getvalue() == f"companion run: {busy(folder, pid)}: one program writes it at a " + (
         "time; stop that one first, or use another --state-dir\n"
     )
+    assert snapshot(folder) == before
 
 
 def test_a_table_lets_the_folder_go_when_it_ends(tmp_path):

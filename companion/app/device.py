@@ -152,12 +152,15 @@ def device_spec(
     notify: Notifier,
     open_device: OpenDevice | None = None,
     clock: Callable[[], float],
+    store: StateDir | None = None,
 ) -> Spec:
     """``companion run``: every part as the settings name it, the game in the state
-    folder (an unfinished one offered to resume), the page when ``[web]`` enables it."""
+    folder (an unfinished one offered to resume), the page when ``[web]`` enables it.
+    ``store``: the state folder, claimed by the caller (None: claimed here)."""
     cfg, prefs = found.config, found.settings
-    store = StateDir(cfg.state_dir)
-    store.claim("companion run")  # before anything in the folder is read or written
+    if store is None:
+        store = StateDir(cfg.state_dir)
+        store.claim("companion run")  # before anything in the folder is read or written
     web = cfg.web
     watchers = (
         (

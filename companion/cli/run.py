@@ -26,6 +26,7 @@ from ..hw.hub import PortRefused
 from ..hw.pinfactory import SERVICE, PinsUnavailable
 from ..sim import wire
 from ..storage.lock import FolderBusy
+from ..storage.state import StateDir
 
 EXIT_BAD_INPUT = 2  # a mistake in the config: the unit's RestartPreventExitStatus=2
 EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
@@ -91,16 +92,24 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
 
     # The config is checked whole before any hardware opens: a mistake in it is named
     # as such, never taken for missing hardware. The settings saved on the device apply
-    # over it (a damaged settings.json is set aside and said).
+    # over it (a damaged settings.json is set aside and said): only once the state
+    # folder is this process's, so that nothing in it moves while another program has it.
+    config = Path(config_path) if config_path else None
+    store: StateDir | None = None
     try:
-        found = effective(Path(config_path) if config_path else None, report=report)
-        spec = machine_spec(found, report, machine)
+        looked = effective(config, report=lambda _line: None, set_aside=False)
+        store = StateDir(looked.config.state_dir)
+        store.claim("companion run")
+        found = effective(config, report=report)
+        spec = machine_spec(found, report, machine, store)
     except FolderBusy as e:  # another program writes the folder: the start holds off
         err.write(f"companion run: {e}\n")
         err.flush()
         machine.hold_off()
         return EXIT_NO_HARDWARE
     except CompanionError as e:
+        if store is not None:
+            store.release()
         err.write(f"companion run: {e}\n")
         return EXIT_BAD_INPUT
 
@@ -136,10 +145,21 @@ def run_command(config_path: str | None, *, err: TextIO, machine: Machine = PI) 
     return 0
 
 
-def machine_spec(found: Effective, report: Callable[[str], None], machine: Machine) -> Spec:
-    """``companion run``'s spec for ``found``, on ``machine``'s parts."""
+def machine_spec(
+    found: Effective,
+    report: Callable[[str], None],
+    machine: Machine,
+    store: StateDir | None = None,
+) -> Spec:
+    """``companion run``'s spec for ``found``, on ``machine``'s parts; ``store`` the state
+    folder, claimed (None: claimed here)."""
     spec = device_spec(
-        found, report, notify=machine.notify(), open_device=machine.open_device, clock=machine.clock
+        found,
+        report,
+        notify=machine.notify(),
+        open_device=machine.open_device,
+        clock=machine.clock,
+        store=store,
     )
     return replace(
         spec,
