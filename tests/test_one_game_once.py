@@ -79,6 +79,15 @@ PATHS: dict[str, list[Step]] = {
         GameChanged(game("g3", 0)),
         GameChanged(game("g3", 1)),
     ],
+    "a round undone after the end, then set aside for a new game": [
+        GameChanged(game("g1", 0, target=6)),
+        GameChanged(game("g1", 1, target=6)),
+        GameFinished(game("g1", 2, target=6), UNNAMED),
+        GameChanged(game("g1", 1, target=6)),  # the last round undone: not finished now
+        KeepAside(game("g1", 1, target=6), UNNAMED),
+        GameChanged(game("g2", 0)),
+        GameChanged(game("g2", 1)),
+    ],
 }
 
 
@@ -156,6 +165,20 @@ def played_by(steps: list[Step], finished: int) -> set[str]:
     }
 
 
+def last_moments(steps: list[Step], finished: int) -> dict[str, list[GameRecord]]:
+    """Per game, its record in the last step done, and in the step the cut came in (if
+    that step is of the same game): the game is at one of them."""
+    moments: dict[str, list[GameRecord]] = {}
+    effects = [s for s in steps if not callable(s)]
+    done = [s for s in steps[:finished] if not callable(s)]
+    for step in done:
+        moments[step.record.game_id] = [step.record]
+    if len(done) < len(effects):
+        step = effects[len(done)]
+        moments.setdefault(step.record.game_id, []).append(step.record)
+    return moments
+
+
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_a_cut_at_any_call_keeps_each_game_once(tmp_path, path):
     steps = PATHS[path]
@@ -179,6 +202,15 @@ def test_a_cut_at_any_call_keeps_each_game_once(tmp_path, path):
         for k in kept:
             row = rows.get(k.game_id)
             assert row is None or not (row.replay().finished and not k.finished), at
+        # The history never shows a game finished that was undone since, nor the undone
+        # game lost: its last moment done (or the one being done) is kept somewhere.
+        for game_id, moments in last_moments(steps, finished).items():
+            row = rows.get(game_id)
+            if row is not None and row.replay().finished:
+                assert any(m.replay().finished for m in moments), (at, game_id)
+            resumable = {k.record for k in kept} | {playing} | {row}
+            kept_somewhere = any(m in resumable for m in moments)
+            assert kept_somewhere or not any(m.rounds for m in moments), (at, game_id)
         offered = [r.game_id for _, r in store.unfinished_kept(10)]
         assert len(offered) == len(set(offered)), at
         # The folder and the history in step: the next look changes nothing.

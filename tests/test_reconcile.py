@@ -24,8 +24,8 @@ def kept(name: str, record: GameRecord, *also: str) -> FileGame:
     return FileGame(name, record, record.replay().finished, True, "2026-11-28T10:00:00+00:00", also)
 
 
-def playing(record: GameRecord) -> FileGame:
-    return FileGame("game.json", record, record.replay().finished, False, None)
+def playing(record: GameRecord, before: GameRecord | None = None) -> FileGame:
+    return FileGame("game.json", record, record.replay().finished, False, None, (), before)
 
 
 def row(record: GameRecord) -> Held:
@@ -84,6 +84,16 @@ CASES = {
         [kept("a.json", game("g1", 1)), kept("b.json", game("g1", 2))],
         {"g1": row(game("g1", 1))},
         [Put(game("g1", 2), DATE), Forget(("a.json",))],
+    ),
+    "the game file undone after it finished writes its row as it is now": (
+        [playing(game("g1", 1, target=6), before=FINISHED)],
+        {"g1": row(FINISHED)},
+        [Put(game("g1", 1, target=6), None)],
+    ),
+    "a game file behind its finished row, its save at the end failed, is left": (
+        [playing(game("g1", 1, target=6), before=game("g1", 0, target=6))],
+        {"g1": row(FINISHED)},
+        [],
     ),
     "a copy set aside behind a finished row was resumed and finished": (
         [kept("a.json", game("g1", 1, target=6))],

@@ -122,9 +122,10 @@ class HistoryRecorder(Closing):
     """Writes every game that ends into the history: finished (the target reached) or
     abandoned (ended from the menu, or an unfinished game set aside for a new one). What
     it writes comes in the effects (the record with its id, the seats' names), so it reads
-    neither the table nor the state folder for them, and its place among the sinks does
-    not matter. A game is its id: written again (undone and finished again, set aside,
-    resumed and finished) it is the same row.
+    neither the table nor the state folder for them; it comes after the saver, so a game
+    file is saved before its row is written. A game is its id: written again (undone and
+    finished again, set aside, resumed and finished) it is the same row; undone after it
+    finished, its row is written as it is now, no longer finished.
 
     A history that cannot be written (locked by another program, a full or read-only
     card, a damaged file) is told once; the game goes on. What it could not write waits,
@@ -158,6 +159,7 @@ class HistoryRecorder(Closing):
         self._threaded = threaded
         self._backlog: list[Effect] = []  # not yet written, oldest first
         self._playing: str | None = None  # the id of the game the last effect was of
+        self._ended = False  # the last effect was a game finished
         self._sweep = store is not None  # the state folder is to be looked through
         self._jobs: SimpleQueue[Recorded | None] = SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -228,7 +230,10 @@ class HistoryRecorder(Closing):
         if isinstance(effect, GameFinished | KeepAside):
             self._backlog.append(effect)
         playing, self._playing = self._playing, effect.record.game_id
-        if not isinstance(effect, GameChanged) or effect.record.game_id != playing:
+        ended, self._ended = self._ended, isinstance(effect, GameFinished)
+        # A round undone after the end: its row no longer says finished (the look puts it).
+        undone = ended and isinstance(effect, GameChanged) and effect.record.game_id == playing
+        if not isinstance(effect, GameChanged) or effect.record.game_id != playing or undone:
             self._sweep = self._store is not None
 
     def _write(self) -> None:

@@ -35,6 +35,8 @@ class FileGame:
     kept: bool  # a game set aside; else the game file (the game in progress, or just ended)
     date: str | None = None  # when the file was written (UTC ISO 8601)
     also: tuple[str, ...] = ()  # files that go with it: its previous version, of this game
+    # The game file's previous version, when of this game: the moment saved before it
+    before: GameRecord | None = None
 
     @property
     def game_id(self) -> str:
@@ -99,7 +101,7 @@ def _one_game(
     if playing is not None:  # it goes on in the game file: copies set aside up to its
         # moment are leftovers (a resume cut short); one ahead of it, or gone another way
         # after an undo, stays
-        put = [Put(playing.record, playing.date)] if playing.over and _newer(playing, row) else []
+        put = [Put(playing.record, playing.date)] if _put_playing(playing, row) else []
         leftovers = [f for f in kept if at_or_behind(f.record, playing.record)]
         return put, [_forget(f) for f in leftovers], []
     # The copies set aside: one at or behind another is an earlier moment (set aside
@@ -117,6 +119,21 @@ def _one_game(
     put = [Put(newest.record, newest.date)] if _newer(newest, row) else []
     # Only a game that ended is pruned: one set aside unfinished stays to be resumed.
     return put, forget, [newest] if len(latest) == 1 and newest.over else []
+
+
+def _put_playing(playing: FileGame, row: Held | None) -> bool:
+    """Whether the game file's moment is to be written: it ended and the history lacks
+    it; or it was undone after the end the history shows (the save before it was that
+    end). A game file merely behind a finished row is not enough: its save at the end
+    may have failed, or not happened yet."""
+    if playing.over:
+        return _newer(playing, row)
+    return (
+        row is not None
+        and row.finished
+        and playing.before == row.record
+        and behind(playing.record, row.record)
+    )
 
 
 def _superseded(n: int, kept: list[FileGame]) -> bool:

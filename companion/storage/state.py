@@ -347,7 +347,11 @@ class StateDir:
         if loaded.record is not None and loaded.path is not None:
             record = loaded.record.identified()
             when = _dated(loaded.path)
-            files.append(FileGame(loaded.path.name, record, loaded.finished, False, when))
+            before = examine(self.ops, self.backup).record if loaded.path == self.game else None
+            earlier = before.identified() if before and same_game(before, record) else None
+            files.append(
+                FileGame(loaded.path.name, record, loaded.finished, False, when, (), earlier)
+            )
         return files
 
     def _another(self, game: Found, record: GameRecord) -> bool:
