@@ -44,6 +44,10 @@ VENV = "/opt/santo-domingo/venv"
 GPIO_DROP_IN = "/etc/systemd/system/companion.service.d/appliance-gpio.conf"
 TRAP_OUT = "/run/save-trap.out"
 ANSWERING = "pad hub: answering again on /dev/santo-domingo-hub"  # the service's line
+# Seconds the service may take to be active and running (READY=1) after a start, a boot
+# or a fault: systemd's restart and the companion's start under TCG on a loaded host
+# (over 60 s once, beside a test suite and two busy loops). A limit, never a wait.
+START = 300
 
 
 def life(run: Run) -> None:
@@ -65,19 +69,19 @@ def life(run: Run) -> None:
     run.machine = Machine(image, disk, carry, BUILD, free_port())
     with run.step("boot", 600):  # boot 280 + settle 180 + the journal's flush
         first_boot(run)
-    with run.step("install", 1500):
+    with run.step("install", 1800):  # install.sh 1200 + START
         install(run)
-    with run.step("configure", 1200):  # 200 + halt 120 + boot 280 + settle 180 + 120 + reads
+    with run.step("configure", 1500):  # 200 + halt 120 + boot 280 + settle 180 + START + reads
         configure(run)
     with run.step("page", 180):
         page(run)
-    with run.step("game", 2400):
+    with run.step("game", 3600):  # its faults: each a start (START), a cut also a boot
         run.checks["game_through_hub"] = Game(run).play()
-    with run.step("keys through the kernel's GPIO", 1500):
+    with run.step("keys through the kernel's GPIO", 2700):  # 3 × 300, pip 900, 2 × START, its game
         kernel_gpio(run)
     with run.step("exposure", 180):
         exposure(run)
-    with run.step("keep the installed disk", 900):  # halt 120 + boot 280 + 180 + 120
+    with run.step("keep the installed disk", 1200):  # halt 120 + boot 280 + 180 + START
         keep_installed(run)  # a clean shutdown and a boot: their journal is read too
     with run.step("journal", 120):
         journal(run)
@@ -94,14 +98,14 @@ def again(run: Run, kept: Path) -> None:
     disk = BUILD / "disk.qcow2"
     shutil.copyfile(kept, disk)
     run.machine = Machine(image, disk, BUILD / "carry.img", BUILD, free_port())
-    with run.step("boot", 300):
+    with run.step("boot", 900):
         first_boot(run)
         run.guest(f"systemctl stop companion && rm -f {STATE}/game*.json"
                   " && systemctl start companion", timeout=200)  # fmt: skip
-        run.until_active(120)
-    with run.step("game", 2400):
+        run.until_active(START)
+    with run.step("game", 3600):
         run.checks["game_through_hub"] = Game(run).play()
-    with run.step("keys through the kernel's GPIO", 1500):
+    with run.step("keys through the kernel's GPIO", 2700):  # 3 × 300, pip 900, 2 × START, its game
         kernel_gpio(run)
     with run.step("exposure", 180):
         exposure(run)
@@ -150,7 +154,7 @@ def install(run: Run) -> None:
         "Done. Its log: journalctl -u companion -f"
     ):
         raise Failed(f"install.sh did not say it skipped and end done ({BUILD}/install.log)")
-    now = run.until_active(120)
+    now = run.until_active(START)
     run.checks["installed_by_install_sh"] = now.get("Type") == "notify"
     run.notes["mirror_connections"] = len((BUILD / "mirror.log").read_text().splitlines())
 
@@ -171,7 +175,7 @@ def configure(run: Run) -> None:
     run.vm.halt(120)
     run.times["boot without the hub"] = round(run.vm.boot(280, hub=False), 1)
     settle(run)
-    now = run.until_active(120)
+    now = run.until_active(START)
     shown = json.loads(run.guest("/opt/santo-domingo/venv/bin/companion config show --json"))
     keys = ("web.enabled", "pads.source", "gpio.pin_factory")
     values = {key: shown[key]["value"] for key in keys}
@@ -488,7 +492,7 @@ class Game:
         return True
 
     def watchdog(self) -> None:
-        t0 = self.signalled("STOP", 200)
+        t0 = self.signalled("STOP", 30 + START)  # the watchdog's 30 s, then the start
         said = self.run.guest(
             f"journalctl -u companion --no-pager -o cat --since @{t0 // 10**6}"
             " | grep -c 'Watchdog timeout'",
@@ -498,7 +502,7 @@ class Game:
         self.run.checks["watchdog_restarted_hung_loop"] = ok
 
     def crash(self) -> None:
-        self.signalled("KILL", 60)
+        self.signalled("KILL", START)
         self.run.checks["crash_restarted_into_resume"] = self.resume("crash", backup=False)
 
     def signalled(self, signal: str, restart_within: float) -> int:
@@ -548,7 +552,7 @@ class Game:
         run.vm.cut()
         boot = run.vm.boot(280)
         settle(run)
-        run.until_active(120)
+        run.until_active(START)
         # a cut away from a save finds the game file as it was: never the previous version
         backup = None if pending is not None else False
         ok = self.resume(name, backup=backup, pending=pending, files=files, boot=boot)
@@ -693,7 +697,7 @@ def kernel_gpio(run: Run) -> None:
         " && systemctl daemon-reload && systemctl start companion",
         timeout=300,
     )
-    now = run.until_active(180)
+    now = run.until_active(START)
     held = run.guest(f"ls -l /proc/{now['MainPID']}/fd", check=False)
     label = run.guest(
         f"{VENV}/bin/python -c 'import lgpio; h = lgpio.gpiochip_open({chip[8:]});"
@@ -715,7 +719,7 @@ def kernel_gpio(run: Run) -> None:
         " && systemctl daemon-reload && systemctl restart companion",
         timeout=300,
     )
-    run.until_active(180)
+    run.until_active(START)
 
 
 def exposure(run: Run) -> None:
@@ -758,7 +762,7 @@ def keep_installed(run: Run) -> None:
     shutil.copyfile(run.vm.disk, BUILD / "installed.qcow2")
     run.vm.boot(280)
     settle(run)
-    run.until_active(120)
+    run.until_active(START)
 
 
 def uninstall(run: Run) -> None:
