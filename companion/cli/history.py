@@ -28,7 +28,7 @@ from ..game.names import SeatNameError, check_name
 from ..game.record import GameRecord
 from ..rules import RecordError
 from ..storage.errors import os_reason
-from ..storage.history import HISTORY_FILE, Game, History, Kept, skipped
+from ..storage.history import HISTORY_FILE, Game, History, Kept, Seen, skipped
 from ..storage.lock import FolderLock
 from ..storage.stats import labels, scored, stats
 from ..ui.catalog import Catalog, catalog
@@ -274,20 +274,21 @@ def _list(store: Reader, as_json: bool, words: Catalog, out: TextIO) -> None:
         out.write("]\n")
         return
     head = (*_heads(words, "date", "seats", "winners", "rounds", "board"), "")
-    lines = lambda: itertools.chain([head], (_line(g, words) for g in _rows(store)))  # noqa: E731
+    seen = lambda: iter(()) if store is None else store.seen()  # noqa: E731
+    lines = lambda: itertools.chain([head], (_line(g, words) for g in seen()))  # noqa: E731
     widths = [len(cell) for cell in head]
     for row in lines():
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
     _padded(lines(), widths, out)
 
 
-def _line(g: Game, words: Catalog) -> tuple[str, ...]:
-    names = _names(g, words)
+def _line(g: Seen, words: Catalog) -> tuple[str, ...]:
+    names = labels(g, words.who)
     seats = ", ".join(names)
     winners = ", ".join(names[s] for s in g.winners)
     board = g.board if isinstance(g.board, str) else words.t("history.own_board")
     end = "" if g.finished else words.t("history.abandoned")
-    return (g.date, seats, winners, str(len(g.record.rounds)), board, end)
+    return (g.date, seats, winners, str(g.rounds), board, end)
 
 
 def _export(store: Reader, as_json: bool, words: Catalog, out: TextIO) -> None:
@@ -344,10 +345,6 @@ def _stats_row(name: str, s: dict, words: Catalog) -> tuple[str, ...]:
 def _figure(value: float | None, form: str) -> str:
     """A figure over the finished games; none when there are none (only abandoned ones)."""
     return "-" if value is None else form.format(value)
-
-
-def _names(game: Game, words: Catalog) -> list[str]:
-    return labels(game, words.who)
 
 
 def _heads(words: Catalog, *keys: str) -> tuple[str, ...]:

@@ -444,34 +444,41 @@ class History(Closing):
         shown: list[PastGame] = []
         counts: dict[tuple[str | None, str | None], list[int]] = {}
         recent: dict[str, None] = {}
-        for game in self._seen():  # one row at a time: a history of any size
+        for game in self.seen():  # one row at a time: a history of any size
             if len(shown) < last:
                 shown.append(_past(game))
             _count_wins(game, counts)
             recent.update(dict.fromkeys(n for s in range(game.players) if (n := game.name(s))))
         return HistorySummary(tuple(shown), _tally(counts), tuple(recent))
 
-    def _seen(self) -> Iterator[_Seen]:
-        """Every game, newest first, with only what the summary reads: told after each
-        game on the table's own thread, so no record is parsed (SQLite's JSON reads the
-        two keys needed; the records were checked when they were put)."""
+    def seen(self, limit: int | None = None) -> Iterator[Seen]:
+        """Every game, newest first (the first ``limit``), with what its line in a list
+        shows: no record is parsed (SQLite's JSON reads the few keys needed; the records
+        were checked when they were put), so the table's thread reads it after each game
+        and ``companion history`` lists a big history in seconds."""
+        json_of = "iif(json_valid({0}), json_extract({0}, '{1}'), NULL)".format
         rows = self.query(
-            "SELECT date, winners, iif(json_valid(result), json_extract(result, '$.vp'), NULL),"
-            " names, iif(json_valid(record), json_extract(record, '$.players'), NULL),"
-            " iif(json_valid(record), json_extract(record, '$.bots'), NULL), result IS NULL,"
-            " finished FROM games ORDER BY date DESC, rowid DESC"
+            f"SELECT date, winners, {json_of('result', '$.vp')}, names,"
+            f" {json_of('record', '$.players')}, {json_of('record', '$.bots')},"
+            " iif(json_valid(record), json_array_length(record, '$.rounds'), NULL),"
+            " board, result IS NULL, finished FROM games ORDER BY date DESC, rowid DESC LIMIT ?",
+            -1 if limit is None else limit,
         )
         self.skipped = 0
-        for date, winners, vp, names, players, bots, no_result, finished in rows:
+        for date, winners, vp, names, players, bots, rounds, board, no_result, finished in rows:
             try:
-                game = _Seen(
+                if type(players) is not int or type(rounds) is not int:
+                    raise TypeError("not a game record")
+                game = Seen(
                     fields.date_text(date),
                     fields.seats(json.loads(winners)),
                     None if vp is None else fields.vps(json.loads(vp)),
                     () if names is None else fields.texts(json.loads(names)),
-                    int(players),
+                    players,
                     () if bots is None else fields.texts(json.loads(bots)),
                     bool(finished),
+                    rounds,
+                    json.loads(board),
                 )
                 if (
                     any(seat >= game.players for seat in game.winners)
@@ -543,9 +550,10 @@ def skipped(history: History) -> str:
     return f"{games} in {history.path} cannot be read (skipped); the others are shown"
 
 
-class _Seen(NamedTuple):
-    """A game as the summary sees it: ``vp`` None when it has no result; ``finished``
-    false when it was abandoned (ended from the menu with a ranking, or set aside)."""
+class Seen(NamedTuple):
+    """A game as a list shows it: ``vp`` None when it has no result; ``finished`` false
+    when it was abandoned (ended from the menu with a ranking, or set aside); ``names``
+    and ``bots`` empty when it has none; ``board`` a side's name or its own rates."""
 
     date: str
     winners: tuple[int, ...]
@@ -554,6 +562,8 @@ class _Seen(NamedTuple):
     players: int
     bots: tuple[str | None, ...]
     finished: bool
+    rounds: int
+    board: object
 
     @property
     def won(self) -> bool:
@@ -567,7 +577,7 @@ class _Seen(NamedTuple):
         return self.bots[seat] if seat < len(self.bots) else None
 
 
-def _past(game: _Seen) -> PastGame:
+def _past(game: Seen) -> PastGame:
     """The game's line: abandoned (no winner), or its first winner."""
     when = datetime.fromisoformat(game.date)
     if not game.won:
@@ -578,7 +588,7 @@ def _past(game: _Seen) -> PastGame:
     return PastGame(when.day, when.month, game.name(seat), seat, vp, shared, game.bot(seat))
 
 
-def _count_wins(game: _Seen, counts: dict[tuple[str | None, str | None], list[int]]) -> None:
+def _count_wins(game: Seen, counts: dict[tuple[str | None, str | None], list[int]]) -> None:
     """``game``'s wins and games added per person, if it was finished: a person is a
     pad's name or a bot's strength; an unnamed seat is nobody known (the P1 of one game
     is not the P1 of another) and is left out, as an abandoned game is."""
@@ -600,7 +610,7 @@ def _tally(counts: dict[tuple[str | None, str | None], list[int]]) -> tuple[Tall
     return tuple(sorted(tally, key=order))
 
 
-def _person(game: _Seen, seat: int) -> tuple[str | None, str | None] | None:
+def _person(game: Seen, seat: int) -> tuple[str | None, str | None] | None:
     """Who ``seat`` of ``game`` is for the tally: (name, bot strength), None if nobody
     known. A bot is its strength, whatever the pad's name."""
     bot = game.bot(seat)

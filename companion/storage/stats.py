@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from ..errors import CompanionError
 from ..game.record import GameRecord
 from . import cards, fields
-from .history import Game, History
+from .history import History, Seen
 
 Who = Callable[[int, str | None, str | None], str]  # (seat, name, bot strength) -> label
 Unnamed = Callable[[int, str], str]  # (seat, the game's date) -> label
@@ -35,10 +35,9 @@ KINDS = ("name", "bot", "seat")  # who a person is: a pad's name, a bot, an unna
 BATCH = 1000  # persons of one game written to the sorted table at a time
 
 
-def labels(game: Game, who: Who) -> list[str]:
+def labels(game: Seen, who: Who) -> list[str]:
     """Each seat of ``game`` as ``who`` names it."""
-    names = game.names or (None,) * game.record.players
-    return [who(seat, name, game.record.bot(seat)) for seat, name in enumerate(names)]
+    return [who(seat, game.name(seat), game.bot(seat)) for seat in range(game.players)]
 
 
 class Scored(NamedTuple):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..storage.errors import StorageError
-from ..storage.history import HISTORY_FILE, Game, History
+from ..storage.history import HISTORY_FILE, History, Seen
 from ..storage.stats import labels, scored, stats
 from ..ui.catalog import Catalog
 
@@ -51,7 +51,7 @@ class HistoryPages:
         page says so), final VP, rounds, board."""
 
         def listed() -> list[Listed]:
-            return [_listed(g, words) for g in self._read(lambda h: h.games(LAST))]
+            return [_listed(g, words) for g in self._read(lambda h: h.seen(LAST))]
 
         return self._cached(self._histories, words, listed)
 
@@ -106,13 +106,13 @@ class HistoryPages:
             history.close()
 
 
-def _listed(g: Game, words: Catalog) -> Listed:
+def _listed(g: Seen, words: Catalog) -> Listed:
     return {
         "date": g.date,
         "finished": g.finished,
         "names": labels(g, words.who),
         "winners": list(g.winners) if g.finished else [],  # abandoned: nobody won
-        "vp": None if g.result is None else list(g.result["vp"]),
-        "rounds": len(g.record.rounds),
+        "vp": None if g.vp is None else list(g.vp),
+        "rounds": g.rounds,
         "board": g.board if isinstance(g.board, str) else None,
     }
