@@ -489,6 +489,9 @@ def test_power_on_offers_only_an_unfinished_game(tmp_path):
     state.save(upto(3))
     flow = power_on(new_flow(BOARDS, FAST), state, print)
     assert flow.phase is Phase.RESUME and flow.mode.saved == upto(3).identified()
+    state.save(replace(upto(3), ended=True))  # ended from the menu: over, as a finished one
+    assert power_on(new_flow(BOARDS, FAST), state, print).phase is Phase.JOIN
+    assert not state.has_unfinished()
 
 
 def test_power_on_says_why_it_offers_the_previous_version(tmp_path):

@@ -45,7 +45,7 @@ def power_on(
     loaded = store.load()
     for message in loaded.messages:
         report(message)
-    if loaded.record is not None and not loaded.finished:
+    if loaded.record is not None and loaded.unfinished:
         saved = loaded.record.identified()
         return offer_resume(flow, saved, backup=loaded.source is Source.BACKUP)
     return flow

@@ -386,7 +386,7 @@ def _make_room(store: StateDir, args: argparse.Namespace, err: TextIO) -> None:
     """``--players`` starts a new game: never over an unfinished one unless ``--new``
     says so, and then the old game is kept beside the new one."""
     loaded = store.load()
-    if loaded.record is None or loaded.finished:
+    if loaded.record is None or not loaded.unfinished:
         return
     if not args.new:
         raise Refused(

@@ -58,8 +58,8 @@ class Loaded:
 
     @property
     def unfinished(self) -> bool:
-        """A game to offer to resume."""
-        return self.record is not None and not self.finished
+        """A game to offer to resume: neither finished nor ended from the menu."""
+        return self.record is not None and not self.finished and not self.record.ended
 
 
 STAMP = "%Y-%m-%dT%H-%M-%S"  # no colons: the name stays usable on a FAT card too
