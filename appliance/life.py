@@ -75,7 +75,7 @@ def life(run: Run) -> None:
         configure(run)
     with run.step("page", 180):
         page(run)
-    with run.step("game", 3600):  # its faults: each a start (START), a cut also a boot
+    with run.step("game", 4800):  # its faults (~3,400 s of limits: each a start, a cut a boot)
         run.checks["game_through_hub"] = Game(run).play()
     with run.step("keys through the kernel's GPIO", 2700):  # 3 × 300, pip 900, 2 × START, its game
         kernel_gpio(run)
@@ -98,12 +98,12 @@ def again(run: Run, kept: Path) -> None:
     disk = BUILD / "disk.qcow2"
     shutil.copyfile(kept, disk)
     run.machine = Machine(image, disk, BUILD / "carry.img", BUILD, free_port())
-    with run.step("boot", 900):
+    with run.step("boot", 1200):  # first_boot's 600, 200, START
         first_boot(run)
         run.guest(f"systemctl stop companion && rm -f {STATE}/game*.json"
                   " && systemctl start companion", timeout=200)  # fmt: skip
         run.until_active(START)
-    with run.step("game", 3600):
+    with run.step("game", 4800):
         run.checks["game_through_hub"] = Game(run).play()
     with run.step("keys through the kernel's GPIO", 2700):  # 3 × 300, pip 900, 2 × START, its game
         kernel_gpio(run)
