@@ -294,10 +294,22 @@ def test_stats_from_the_vp_kept_per_card_are_those_of_a_replay(tmp_path):
     store.put(record(), names=("Ann", "Bo", None))
     store.put(record(target=7), names=("Bo", "Ann", None))
     kept = history("stats", "--state-dir", str(tmp_path), "--json")[1]
-    # Gone, or not a seat's figures (another program's, no card 9): the record is read.
-    for column, value in [("earned", None), ("played", "[[[9,1]],[],[]]"), ("played", None)]:
-        store.connect().execute(f"UPDATE games SET {column} = ?", (value,))
+    written = store.connect().execute("SELECT earned, played, game_id FROM games").fetchall()
+    # Gone, or not a seat's figures (another program's: no card 9, nor 1.0 or true, which
+    # equal 1): the record is read.
+    for column, value in [
+        ("earned", None),
+        ("played", None),
+        ("played", "[[[9,1]],[],[]]"),
+        ("played", "[[[1.0,2]],[],[]]"),
+        ("earned", "[[[true,2]],[],[]]"),
+        ("earned", "[[[1,2.5]],[],[]]"),
+    ]:
+        db = store.connect()
+        db.executemany("UPDATE games SET earned = ?, played = ? WHERE game_id = ?", written)
+        db.execute(f"UPDATE games SET {column} = ?", (value,))
         store.close()
-        assert history("stats", "--state-dir", str(tmp_path), "--json")[1] == kept
+        code, out, err = history("stats", "--state-dir", str(tmp_path), "--json")
+        assert (code, out, err) == (0, kept, ""), (column, value)
     assert json.loads(kept)["Ann"]["cards"]  # figures there to compare
     assert json.loads(kept)["P3 (2025-03-01 20:15)"]["cards"]

@@ -220,6 +220,29 @@ def test_a_game_whose_write_failed_before_a_power_cut_is_written_at_power_on(tmp
     assert "1 game kept in" in said[-1]
 
 
+@pytest.mark.parametrize("order", ["recorder first", "saver first"])
+def test_a_round_undone_after_the_end_is_no_longer_shown_finished(tmp_path, order):
+    """The history showed the game finished; the last round undone, its row is the game as
+    it is now (abandoned, if it goes no further), its seats' names kept."""
+
+    def rows() -> list[tuple]:
+        with History.read_only(tmp_path) as history:
+            return [(g.record, g.finished, g.names) for g in history.games()]
+
+    said: list[str] = []
+    table = recorder(tmp_path, said)
+    sinks = table if order == "recorder first" else table[::-1]
+    *changes, end = a_game()
+    names = ("ANN", None, "CY")
+    play(sinks, *changes, replace(end, names=names))
+    assert rows() == [(record(id="g1"), True, names)]
+    undone = record(rounds=ROUNDS[:1], id="g1")
+    play(sinks, GameChanged(undone))
+    assert rows() == [(undone, False, names)]
+    play(sinks, GameChanged(record(id="g1")))  # the round again: its end not yet said
+    assert rows() == [(undone, False, names)]
+
+
 def test_a_wrong_tables_history_is_set_aside_by_the_writer_once_and_a_new_one_started(
     tmp_path,
 ):
@@ -473,6 +496,7 @@ def bad_rows(folder: Path) -> None:
         ("d", NOON.isoformat(), 1, "[9]", '{"vp": [1]}', "[1]", '"standard"', "{}"),
         ("e", NOON.isoformat(), 1, "[0]", "{}", None, '"standard"', record().to_json()),
         ("f", NOON.isoformat(), 1, "[5]", None, None, '"standard"', record().to_json()),
+        ("g", NOON.isoformat(), 1, "[0]", None, '["X"]', '"standard"', record().to_json()),
     ):
         db.execute(
             "INSERT INTO games (game_id, date, finished, winners, result, names, board, record)"
@@ -487,11 +511,11 @@ def test_rows_that_cannot_be_read_are_skipped_and_counted_by_the_commands(tmp_pa
     before = snapshot(tmp_path)
     code, out, err = history_cli("list", tmp_path)
     assert code == 0 and len(out.splitlines()) == 3  # the heads, two games
-    assert err.count("6 games in") == 1 and "cannot be read" in err
+    assert err.count("7 games in") == 1 and "cannot be read" in err
     code, out, err = history_cli("export", tmp_path)
-    assert code == 0 and len(out.splitlines()) == 2
+    assert code == 0 and len(out.splitlines()) == 2 and "7 games in" in err
     code, out, err = history_cli("stats", tmp_path)
-    assert code == 0 and "P1" in out and "6 games in" in err
+    assert code == 0 and "P1" in out and "7 games in" in err
     assert snapshot(tmp_path) == before
 
 

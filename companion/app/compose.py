@@ -196,11 +196,9 @@ def _stored(
     history.close()  # read here; from now on opened by the recorder's thread
     recorder.start()  # first writes the games the folder keeps that the history lacks
     found, report = spec.settings, spec.report
-    # The saver first: a game file is saved before its row is written, so the history
-    # never shows a moment of a game ahead of its file but when a round was undone.
     sinks: list[Sink] = [
-        Saver(store, put, report),
         recorder,
+        Saver(store, put, report),
         NamesSaver(names, report),
     ]
     if found.settings_file is not None:

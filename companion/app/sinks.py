@@ -122,10 +122,10 @@ class HistoryRecorder(Closing):
     """Writes every game that ends into the history: finished (the target reached) or
     abandoned (ended from the menu, or an unfinished game set aside for a new one). What
     it writes comes in the effects (the record with its id, the seats' names), so it reads
-    neither the table nor the state folder for them; it comes after the saver, so a game
-    file is saved before its row is written. A game is its id: written again (undone and
-    finished again, set aside, resumed and finished) it is the same row; undone after it
-    finished, its row is written as it is now, no longer finished.
+    neither the table nor the state folder for them, and its place among the sinks does
+    not matter. A game is its id: written again (undone and finished again, set aside,
+    resumed and finished) it is the same row; a round undone after the end writes the
+    row as the game is now, no longer finished.
 
     A history that cannot be written (locked by another program, a full or read-only
     card, a damaged file) is told once; the game goes on. What it could not write waits,
@@ -227,13 +227,12 @@ class HistoryRecorder(Closing):
         waits (a round saved: the history may be back); the folder is looked through
         again after a game, and when a new one starts (its first save may have set an
         ended game aside)."""
-        if isinstance(effect, GameFinished | KeepAside):
-            self._backlog.append(effect)
         playing, self._playing = self._playing, effect.record.game_id
         ended, self._ended = self._ended, isinstance(effect, GameFinished)
-        # A round undone after the end: its row no longer says finished (the look puts it).
         undone = ended and isinstance(effect, GameChanged) and effect.record.game_id == playing
-        if not isinstance(effect, GameChanged) or effect.record.game_id != playing or undone:
+        if isinstance(effect, GameFinished | KeepAside) or undone:
+            self._backlog.append(effect)  # undone after the end: its row is no longer so
+        if not isinstance(effect, GameChanged) or effect.record.game_id != playing:
             self._sweep = self._store is not None
 
     def _write(self) -> None:
@@ -270,15 +269,16 @@ class HistoryRecorder(Closing):
         self.history.close()  # opened afresh at the next try
 
     def _apply(self, effect: Effect) -> None:
-        """A game that ended, or one set aside unfinished: its row. A game of no rounds
-        played is no game to keep."""
-        assert isinstance(effect, GameFinished | KeepAside)
+        """A game that ended, one set aside unfinished, or one undone after its end: its
+        row. A game of no rounds played is no game to keep."""
+        assert isinstance(effect, GameFinished | KeepAside | GameChanged)
         record = effect.record.identified()  # the table gives ids; an older record its own
         if not record.rounds:
             return
-        if isinstance(effect, KeepAside) and (record.ended or record.replay().finished):
+        if not isinstance(effect, GameFinished) and (record.ended or record.replay().finished):
             return  # written when it ended
-        self.history.put(record, names=_named(effect.names))
+        names = None if isinstance(effect, GameChanged) else _named(effect.names)
+        self.history.put(record, names=names)  # no names: the row's stay
         self._tell()
 
     def _look_through(self) -> None:

@@ -28,8 +28,9 @@ from ..game.names import SeatNameError, check_name
 from ..game.record import GameRecord
 from ..rules import RecordError
 from ..storage.errors import os_reason
-from ..storage.history import HISTORY_FILE, Game, History, Kept, Seen, skipped
+from ..storage.history import HISTORY_FILE, Game, History, Kept, skipped
 from ..storage.lock import FolderLock
+from ..storage.seen import Seen
 from ..storage.stats import labels, scored, stats
 from ..ui.catalog import Catalog, catalog
 from .lines import TOO_LONG_MESSAGE, Line, ReadError, TooLong, open_input, read_lines, reason
@@ -286,7 +287,8 @@ def _line(g: Seen, words: Catalog) -> tuple[str, ...]:
     names = labels(g, words.who)
     seats = ", ".join(names)
     winners = ", ".join(names[s] for s in g.winners)
-    board = g.board if isinstance(g.board, str) else words.t("history.own_board")
+    board = g.board
+    board = board if isinstance(board, str) else words.t("history.own_board")
     end = "" if g.finished else words.t("history.abandoned")
     return (g.date, seats, winners, str(g.rounds), board, end)
 

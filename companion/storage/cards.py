@@ -52,8 +52,16 @@ def from_json(text: object, players: int) -> PerSeat | None:
         if not isinstance(seats, list) or len(seats) != players:
             return None
         kept = tuple(map(dict, seats))
-        if all(seat.keys() <= ALL_CARDS and type(sum(seat.values())) is int for seat in kept):
-            return kept  # cards by their numbers, whole numbers of them (checked in C)
+        if all(_counts(seat) for seat in kept):
+            return kept
     except (ValueError, TypeError, RecursionError):
         pass
     return None
+
+
+def _counts(seat: dict[object, object]) -> bool:
+    """Whether ``seat`` is cards (by their numbers) to whole numbers: 1.0 or true is no
+    card's number, though equal to one."""
+    return seat.keys() <= ALL_CARDS and all(
+        type(card) is int and type(n) is int for card, n in seat.items()
+    )

@@ -31,8 +31,9 @@ from ..errors import Closing, CompanionError, where
 from ..game.boards import board_spec
 from ..game.names import HistorySummary, PastGame, Tally
 from ..game.record import GameRecord, legacy_id, state_to_dict
-from . import cards, fields
+from . import cards, fields, seen
 from .errors import StorageError, one_line
+from .seen import Seen
 
 HISTORY_FILE = "history.sqlite"
 TIMEOUT = 0.25  # seconds a statement waits for another process's lock, then fails
@@ -395,14 +396,13 @@ class History(Closing):
 
     # --- reading ------------------------------------------------------------------------
 
-    def games(self, limit: int | None = None, *, oldest_first: bool = False) -> Iterator[Game]:
-        """Every game, newest first (the first ``limit`` of them, when given), one row at a
-        time: a history of any size is read in the memory of a few games."""
+    def games(self, *, oldest_first: bool = False) -> Iterator[Game]:
+        """Every game, newest first (``oldest_first``: as played), one row at a time: a
+        history of any size is read in the memory of a few games."""
         order = "ASC" if oldest_first else "DESC"
         rows = self.query(
             "SELECT game_id, date, finished, winners, result, names, board, record"
-            f" FROM games ORDER BY date {order}, rowid {order} LIMIT ?",
-            -1 if limit is None else limit,
+            f" FROM games ORDER BY date {order}, rowid {order}"
         )
         self.skipped = 0
         for game_id, date, finished, winners, result, names, board, record in rows:
@@ -451,43 +451,21 @@ class History(Closing):
             recent.update(dict.fromkeys(n for s in range(game.players) if (n := game.name(s))))
         return HistorySummary(tuple(shown), _tally(counts), tuple(recent))
 
-    def seen(self, limit: int | None = None) -> Iterator[Seen]:
-        """Every game, newest first (the first ``limit``), with what its line in a list
-        shows: no record is parsed (SQLite's JSON reads the few keys needed; the records
-        were checked when they were put), so the table's thread reads it after each game
-        and ``companion history`` lists a big history in seconds."""
-        json_of = "iif(json_valid({0}), json_extract({0}, '{1}'), NULL)".format
-        rows = self.query(
-            f"SELECT date, winners, {json_of('result', '$.vp')}, names,"
-            f" {json_of('record', '$.players')}, {json_of('record', '$.bots')},"
-            " iif(json_valid(record), json_array_length(record, '$.rounds'), NULL),"
-            " board, result IS NULL, finished FROM games ORDER BY date DESC, rowid DESC LIMIT ?",
-            -1 if limit is None else limit,
-        )
+    def seen(
+        self, limit: int | None = None, *, oldest_first: bool = False, cards: bool = False
+    ) -> Iterator[Seen]:
+        """Every game, newest first (``oldest_first``: as played), the first ``limit`` of
+        them, with what a list shows of it (``storage.seen``): no record is parsed, so the
+        table's thread reads it after each game and a big history lists in seconds.
+        ``cards``: with the cards each seat played and the VP they paid it (the stats)."""
+        played = (self.column("played"), self.column("earned")) if cards else ()
+        sql = seen.select("ASC" if oldest_first else "DESC", *played)
+        rows = self.query(sql, -1 if limit is None else limit)
         self.skipped = 0
-        for date, winners, vp, names, players, bots, rounds, board, no_result, finished in rows:
+        for row in rows:
             try:
-                if type(players) is not int or type(rounds) is not int:
-                    raise TypeError("not a game record")
-                game = Seen(
-                    fields.date_text(date),
-                    fields.seats(json.loads(winners)),
-                    None if vp is None else fields.vps(json.loads(vp)),
-                    () if names is None else fields.texts(json.loads(names)),
-                    players,
-                    () if bots is None else fields.texts(json.loads(bots)),
-                    bool(finished),
-                    rounds,
-                    json.loads(board),
-                )
-                if (
-                    any(seat >= game.players for seat in game.winners)
-                    or (game.vp is not None and len(game.vp) != game.players)
-                    or (game.vp is None and not no_result)
-                ):
-                    raise TypeError("not a result of its seats")
-                _past(game)  # what the screen shows of it can be said
-            except (ValueError, TypeError, IndexError, RecursionError):
+                game = seen.parse(row)
+            except (ValueError, TypeError, IndexError, RecursionError, CompanionError):
                 self.skipped += 1  # a row another program wrote: the rest are shown
                 continue
             yield game
@@ -548,33 +526,6 @@ def skipped(history: History) -> str:
     n = history.skipped
     games = "1 game" if n == 1 else f"{n} games"
     return f"{games} in {history.path} cannot be read (skipped); the others are shown"
-
-
-class Seen(NamedTuple):
-    """A game as a list shows it: ``vp`` None when it has no result; ``finished`` false
-    when it was abandoned (ended from the menu with a ranking, or set aside); ``names``
-    and ``bots`` empty when it has none; ``board`` a side's name or its own rates."""
-
-    date: str
-    winners: tuple[int, ...]
-    vp: list[int] | None
-    names: tuple[str | None, ...]
-    players: int
-    bots: tuple[str | None, ...]
-    finished: bool
-    rounds: int
-    board: object
-
-    @property
-    def won(self) -> bool:
-        """Whether the game counts: finished, with its result and a winner."""
-        return self.finished and self.vp is not None and bool(self.winners)
-
-    def name(self, seat: int) -> str | None:
-        return self.names[seat] if seat < len(self.names) else None
-
-    def bot(self, seat: int) -> str | None:
-        return self.bots[seat] if seat < len(self.bots) else None
 
 
 def _past(game: Seen) -> PastGame:

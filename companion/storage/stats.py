@@ -8,7 +8,7 @@ worded by the caller's ``Unnamed`` (its label and the game's date). Only finishe
 count towards the figures (games, wins, VP); a game abandoned (ended from the menu, or
 set aside unfinished) is counted apart, never as a win.
 
-The games are read as ``Scored`` rows: a few keys of each record read by SQLite's JSON,
+The games are read as ``Seen`` rows: a few keys of each record read by SQLite's JSON,
 the cards per seat as the history kept them (``cards``), so no record is parsed or
 replayed but those of rows written before the cards were kept.
 """
@@ -20,19 +20,17 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
-from ..errors import CompanionError
-from ..game.record import GameRecord
-from . import cards, fields
-from .history import History, Seen
+from .history import History
+from .seen import Seen
 
 Who = Callable[[int, str | None, str | None], str]  # (seat, name, bot strength) -> label
 Unnamed = Callable[[int, str], str]  # (seat, the game's date) -> label
 CardName = Callable[[int], str]  # a card's number -> its name
 
 KINDS = ("name", "bot", "seat")  # who a person is: a pad's name, a bot, an unnamed seat
-BATCH = 1000  # persons of one game written to the sorted table at a time
+BATCH = 1000  # persons written to the sorted table at a time
 
 
 def labels(game: Seen, who: Who) -> list[str]:
@@ -40,103 +38,26 @@ def labels(game: Seen, who: Who) -> list[str]:
     return [who(seat, game.name(seat), game.bot(seat)) for seat in range(game.players)]
 
 
-class Scored(NamedTuple):
-    """A game as the stats read it: ``vp`` None when it has no result; ``finished`` false
-    when it was abandoned; per seat the cards it played and the VP they paid it."""
-
-    date: str
-    finished: bool
-    winners: tuple[int, ...]
-    vp: list[int] | None
-    names: tuple[str | None, ...] | None
-    bots: tuple[str | None, ...] | None
-    rounds: int
-    played: cards.PerSeat
-    earned: cards.PerSeat
-
-    @property
-    def players(self) -> int:
-        return len(self.played)
-
-    @property
-    def counted(self) -> bool:
-        """Whether its figures count (finished, with its result); else it was abandoned."""
-        return self.finished and self.vp is not None
+def scored(history: History) -> Iterator[Seen]:
+    """Every game of ``history``, oldest first, with the cards each seat played and the
+    VP they paid it; a row another program wrote that does not fit its seats is skipped
+    (counted in ``history.skipped``)."""
+    return history.seen(oldest_first=True, cards=True)
 
 
-def scored(history: History) -> Iterator[Scored]:
-    """Every game of ``history``, oldest first, one row at a time; a row another program
-    wrote that does not fit its seats is skipped (counted in ``history.skipped``)."""
-    json_of = "iif(json_valid({0}), json_extract({0}, '{1}'), NULL)".format
-    played, earned = history.column("played"), history.column("earned")
-    rows = history.query(
-        f"SELECT date, finished, winners, {json_of('result', '$.vp')}, result IS NULL, names,"
-        f" {json_of('record', '$.players')}, {json_of('record', '$.bots')},"
-        " iif(json_valid(record), json_array_length(record, '$.rounds'), NULL),"
-        f" {played}, {earned}, iif({played} IS NULL OR {earned} IS NULL, record, NULL)"
-        " FROM games ORDER BY date, rowid"
-    )
-    history.skipped = 0
-    for row in rows:
-        try:
-            yield _scored(*row)
-        except (ValueError, TypeError, IndexError, RecursionError, CompanionError):
-            history.skipped += 1
-
-
-def _scored(
-    date: object,
-    finished: object,
-    winners: str,
-    vp: str | None,
-    no_result: int,
-    names: str | None,
-    players: object,
-    bots: str | None,
-    rounds: object,
-    played: object,
-    earned: object,
-    record: str | None,
-) -> Scored:
-    if type(players) is not int or type(rounds) is not int:
-        raise TypeError("not a game record")
-    kept_played, kept_earned = cards.from_json(played, players), cards.from_json(earned, players)
-    if kept_played is None or kept_earned is None:  # a row from before they were kept
-        whole = GameRecord.from_json(record or "")
-        kept_played = cards.played_by_seat(whole)
-        kept_earned = cards.earned_by_seat(players, whole.results())
-    game = Scored(
-        fields.date_text(date),
-        bool(finished),
-        fields.seats(json.loads(winners)),
-        None if vp is None else fields.vps(json.loads(vp)),
-        None if names is None else fields.texts(json.loads(names)),
-        None if bots is None else fields.texts(json.loads(bots)),
-        rounds,
-        kept_played,
-        kept_earned,
-    )
-    seats = (game.names, game.bots, game.vp, game.played, game.earned)
-    if any(s is not None and len(s) != players for s in seats) or (vp is None and not no_result):
-        raise TypeError("not a result of its seats")
-    if any(seat >= players for seat in game.winners):
-        raise TypeError("a winner is not a seat")
-    return game
-
-
-def person(game: Scored, seat: int, who: Who, unnamed: Unnamed) -> tuple[str, str]:
+def person(game: Seen, seat: int, who: Who, unnamed: Unnamed) -> tuple[str, str]:
     """Who sits at ``seat`` of ``game``: (kind, label); see ``KINDS``."""
-    bot = game.bots[seat] if game.bots else None
+    bot = game.bot(seat)
     if bot:
         return "bot", who(seat, None, bot)
-    name = game.names[seat] if game.names else None
+    name = game.name(seat)
     if name:
         return "name", name
     return "seat", unnamed(seat, game.date)
 
 
 def stats(
-    games: Iterable[Scored],
+    games: Iterable[Seen],
     who: Who,
     unnamed: Unnamed,
     card: CardName = str,
@@ -177,7 +98,7 @@ class _Totals:
     played: Counter[int] = field(default_factory=Counter)
     earned: Counter[int] = field(default_factory=Counter)
 
-    def add(self, g: Scored, seat: int) -> None:
+    def add(self, g: Seen, seat: int) -> None:
         """``g``'s figures for ``seat``: counted if it finished, else an abandoned game."""
         if not g.counted:
             self.abandoned += 1
@@ -187,6 +108,7 @@ class _Totals:
         self.wins += seat in g.winners
         self.vp += g.vp[seat]
         self.rounds += g.rounds
+        assert g.played is not None and g.earned is not None  # read with the cards
         self.played.update(g.played[seat])
         self.earned.update(g.earned[seat])
 
@@ -216,10 +138,11 @@ class _Persons:
     def __exit__(self, *exc: object) -> None:
         self._db.close()
 
-    def one_game(self, label: str, g: Scored, seat: int) -> None:
+    def one_game(self, label: str, g: Seen, seat: int) -> None:
         """An unnamed seat of ``g``: a person of that game alone."""
         if g.counted:
             assert g.vp is not None
+            assert g.played is not None and g.earned is not None  # read with the cards
             played, earned = g.played[seat], g.earned[seat]
             figures = (1, int(seat in g.winners), 0, g.vp[seat], g.rounds)
             shown = [(c, n, earned.get(c, 0)) for c, n in sorted(played.items())]

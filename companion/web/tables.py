@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..storage.errors import StorageError
-from ..storage.history import HISTORY_FILE, History, Seen
+from ..storage.history import HISTORY_FILE, History
+from ..storage.seen import Seen
 from ..storage.stats import labels, scored, stats
 from ..ui.catalog import Catalog
 
@@ -114,5 +115,5 @@ def _listed(g: Seen, words: Catalog) -> Listed:
         "winners": list(g.winners) if g.finished else [],  # abandoned: nobody won
         "vp": None if g.vp is None else list(g.vp),
         "rounds": g.rounds,
-        "board": g.board if isinstance(g.board, str) else None,
+        "board": board if isinstance(board := g.board, str) else None,
     }
