@@ -159,7 +159,7 @@ def _add_simulate(sub) -> None:
         "--display",
         choices=CONTROLLERS,
         help="the simulated panel: 128x64 (ssd1306, ssd1309, sh1106) or 256x64 (ssd1322); "
-        "default: the config's [display] controller (ssd1306)",
+        "default: the config's [display] controller (ssd1309)",
     )
     sim.add_argument("--pace", type=pace, default=0.0, help="seconds to show each frame (0..10)")
     sim.add_argument("--window", action="store_true", help="draw in a pygame window too")
