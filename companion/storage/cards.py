@@ -62,6 +62,4 @@ def from_json(text: object, players: int) -> PerSeat | None:
 def _counts(seat: dict[object, object]) -> bool:
     """Whether ``seat`` is cards (by their numbers) to whole numbers: 1.0 or true is no
     card's number, though equal to one."""
-    return seat.keys() <= ALL_CARDS and all(
-        type(card) is int and type(n) is int for card, n in seat.items()
-    )
+    return seat.keys() <= ALL_CARDS and {*map(type, seat), *map(type, seat.values())} <= {int}
