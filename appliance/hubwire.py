@@ -7,13 +7,20 @@ release and a press landing in one of its scans (where they cancel out)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
+import subprocess
+import sys
 import threading
 from collections import Counter
+from pathlib import Path
+from typing import IO, NamedTuple
 
 from companion.hw import hublink
 
 Key = tuple[int, int]  # (seat 1..6, card 1..8)
+MICROPYTHON = Path(sys.executable).parent / "micropython"  # the unix port, beside the venv's
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware/main.py"
 
 
 class HubWire:
@@ -71,3 +78,31 @@ class HubWire:
 def _shut(side: socket.socket) -> None:
     with contextlib.suppress(OSError):  # closed already, or never connected
         side.shutdown(socket.SHUT_RDWR)
+
+
+class Firmware(NamedTuple):
+    """The hub's firmware running on the host: its process, the wire that relays its
+    serial line, and the pipe its keys are pressed through (``press S C``, ``release S C``
+    lines: firmware/main.py's HUB_KEYS_FD)."""
+
+    process: subprocess.Popen[bytes]
+    wire: HubWire
+    keys: int
+
+
+def start_firmware(qemu: socket.socket, log: IO[bytes] | int) -> Firmware:
+    """The firmware on the MicroPython unix port, its serial line relayed to ``qemu`` (the
+    guest's side) by a ``HubWire``; ``log`` takes what it says on stderr."""
+    keys_read, keys = os.pipe()
+    ours, theirs = socket.socketpair()
+    process = subprocess.Popen(
+        [str(MICROPYTHON), str(FIRMWARE)],
+        stdin=theirs.fileno(),
+        stdout=theirs.fileno(),
+        stderr=log,
+        env={**os.environ, "HUB_KEYS_FD": str(keys_read)},
+        pass_fds=(keys_read,),
+    )
+    os.close(keys_read)
+    theirs.close()
+    return Firmware(process, HubWire(qemu, ours), keys)

@@ -19,11 +19,10 @@ import time
 from pathlib import Path
 
 from agent import Agent
-from hubwire import HubWire
+from hubwire import HubWire, start_firmware
 from qmp import Qmp
 
 REPO = Path(__file__).resolve().parent.parent
-MICROPYTHON = Path(sys.executable).parent / "micropython"
 HUB_PORT = "hub-port"  # the QEMU id of the hub's virtio port (QMP's device_add, device_del)
 # TCG, QEMU's own CPU: a KVM guest hung after its boot loader on this machine
 ACCEL = os.environ.get("APPLIANCE_ACCEL", "tcg")
@@ -151,21 +150,8 @@ class Machine:
     def _start_hub(self, deadline: float) -> None:
         """The firmware's serial port is QEMU's socket, its keys a pipe of ours."""
         hub = _connect(self.sockets / "hub.sock", deadline, self.qemu)
-        keys_read, self._keys = os.pipe()
-        ours, theirs = socket.socketpair()
-        log = open(self.logs / f"firmware-{self.boots}.log", "wb")  # noqa: SIM115
-        self.firmware = subprocess.Popen(
-            [str(MICROPYTHON), str(REPO / "firmware/main.py")],
-            stdin=theirs.fileno(),
-            stdout=theirs.fileno(),
-            stderr=log,
-            env={**os.environ, "HUB_KEYS_FD": str(keys_read)},
-            pass_fds=(keys_read,),
-        )
-        log.close()
-        os.close(keys_read)
-        theirs.close()
-        self._hub = HubWire(hub, ours)
+        with open(self.logs / f"firmware-{self.boots}.log", "wb") as log:
+            self.firmware, self._hub, self._keys = start_firmware(hub, log)
 
     def press(self, seat: int, card: int) -> None:
         """``card`` (1..8) pressed down on the pad of ``seat`` (1..6), held until

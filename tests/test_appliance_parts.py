@@ -124,21 +124,12 @@ def test_the_hub_wire_relays_both_ways_and_reads_the_hubs_key_reports(tmp_path):
     hello reaches it, its answer and key lines come back whole, and the relay counts the
     keys it reported down and up, so a release can wait for the hub's ``up``."""
     sys.path.insert(0, str(APPLIANCE))
-    from hubwire import HubWire
+    from hubwire import start_firmware
 
     from companion.hw import hublink
 
     qemu, host = socket.socketpair()  # QEMU's end of the line, and the guest's host
-    ours, theirs = socket.socketpair()
-    keys_read, keys = os.pipe()
-    firmware = subprocess.Popen(
-        [str(Path(sys.executable).parent / "micropython"), str(REPO / "firmware/main.py")],
-        stdin=theirs.fileno(), stdout=theirs.fileno(), stderr=subprocess.DEVNULL,
-        env={**os.environ, "HUB_KEYS_FD": str(keys_read)}, pass_fds=(keys_read,),
-    )  # fmt: skip
-    os.close(keys_read)
-    theirs.close()
-    wire = HubWire(qemu, ours)
+    firmware, wire, keys = start_firmware(qemu, subprocess.DEVNULL)  # as both tests start it
     heard = hublink.Lines()
     host.settimeout(WAIT)
 

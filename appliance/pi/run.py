@@ -22,7 +22,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,14 +37,13 @@ sys.path[:0] = [str(REPO / "appliance"), str(REPO / "tests")]
 import reference_replay  # noqa: E402  the independent model's replay (tests/model.py)
 from channels import GPIO, Console, Qmp, Qtest, connect  # noqa: E402
 from game import STATE, Failed, Game  # noqa: E402
-from hubwire import HubWire  # noqa: E402  (appliance/: the amd64 test's relay)
+from hubwire import start_firmware  # noqa: E402  (appliance/: the amd64 test's relay)
 from oled_trace import Follower  # noqa: E402
 
 from companion.app.simulator import Simulator, simulator_settings  # noqa: E402
 
 BUILD = REPO / "build/pi"
 CONFIG = HERE / "guest/companion.toml"
-MICROPYTHON = Path(sys.executable).parent / "micropython"
 CHECKS = (
     "chip_found_by_label",
     "outputs_seen_by_host",
@@ -135,20 +133,8 @@ class Pi:
         """The firmware's serial port is QEMU's usb-serial socket, relayed by ``HubWire``
         (which counts the keys the hub reports); its keys are a pipe of ours."""
         hub = connect(self.sockets / "hub.sock")
-        keys_read, self._keys = os.pipe()
-        ours, theirs = socket.socketpair()
         with open(self.logs / "firmware.log", "wb") as log:
-            self.firmware = subprocess.Popen(
-                [str(MICROPYTHON), str(REPO / "firmware/main.py")],
-                stdin=theirs.fileno(),
-                stdout=theirs.fileno(),
-                stderr=log,
-                env={**os.environ, "HUB_KEYS_FD": str(keys_read)},
-                pass_fds=(keys_read,),
-            )
-        os.close(keys_read)
-        theirs.close()
-        self.hub = HubWire(hub, ours)
+            self.firmware, self.hub, self._keys = start_firmware(hub, log)
 
     def alive(self) -> bool:
         return self.qemu.poll() is None
