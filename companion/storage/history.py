@@ -430,11 +430,11 @@ class History(Closing):
         except sqlite3.Error as e:
             raise StorageError(f"history {where(self.path)}: {one_line(str(e))}") from None
 
-    def column(self, name: str) -> str:
-        """``name`` if the games table has that column, else ``NULL`` (a reader of a history
-        written before it was added), to select in its place."""
-        columns = {row[1] for row in self.query("PRAGMA table_info(games)")}
-        return name if name in columns else "NULL"
+    def columns(self, *names: str) -> tuple[str, ...]:
+        """Each of ``names`` if the games table has that column, else ``NULL`` (a reader of
+        a history written before it was added), to select in its place."""
+        there = {row[1] for row in self.query("PRAGMA table_info(games)")}
+        return tuple(name if name in there else "NULL" for name in names)
 
     def summary(self, last: int = LAST) -> HistorySummary:
         """What the device's history screen shows: the ``last`` games (an abandoned one
@@ -458,7 +458,7 @@ class History(Closing):
         them, with what a list shows of it (``storage.seen``): no record is parsed, so the
         table's thread reads it after each game and a big history lists in seconds.
         ``cards``: with the cards each seat played and the VP they paid it (the stats)."""
-        played = (self.column("played"), self.column("earned")) if cards else ()
+        played = self.columns("played", "earned") if cards else ()
         sql = seen.select("ASC" if oldest_first else "DESC", *played)
         rows = self.query(sql, -1 if limit is None else limit)
         self.skipped = 0

@@ -347,7 +347,10 @@ class StateDir:
         if loaded.record is not None and loaded.path is not None:
             record = loaded.record.identified()
             when = _dated(loaded.path)
-            before = examine(self.ops, self.backup).record if loaded.path == self.game else None
+            # Its previous save tells an undo after the end (``reconcile``): only a game
+            # going on can have been undone, and only then is the backup read.
+            going_on = loaded.path == self.game and loaded.unfinished
+            before = examine(self.ops, self.backup).record if going_on else None
             earlier = before.identified() if before and same_game(before, record) else None
             files.append(
                 FileGame(loaded.path.name, record, loaded.finished, False, when, (), earlier)
