@@ -243,6 +243,28 @@ def test_a_round_undone_after_the_end_is_no_longer_shown_finished(tmp_path, orde
     assert rows() == [(undone, False, names)]
 
 
+def test_the_history_is_said_back_only_once_a_row_is_written(tmp_path, read_only_history):
+    """A look with nothing to write proves nothing: the failure is not ended by it (and so
+    never said twice over one streak, as when a look met a game being set aside)."""
+    said: list[str] = []
+    store = StateDir(tmp_path)
+    History(tmp_path).connect().close()
+    store.save(record(id="g1"))  # ended; the history lacks it
+    read_only_history["on"] = True
+    table = recorder(tmp_path, said, store=store)
+    table[0].start()  # the look: g1 to write, refused
+    for path in tmp_path.glob("game*.json"):
+        path.unlink()  # gone another way: the next look has nothing to write
+    play(table, GameChanged(record(rounds=[], id="g2")))
+    assert [line for line in said if "without its history" in line] == [said[0]]
+    assert "the history is written again" not in said
+    read_only_history["on"] = False
+    play(table, *a_game(game="g3"), GameChanged(record(rounds=[], id="g4")))
+    assert said.count("the history is written again") == 1  # with g3's row, at a next write
+    assert [r.game_id for r in games_in(tmp_path)] == ["g3"]
+    assert [line for line in said if "without its history" in line] == [said[0]]
+
+
 def test_a_wrong_tables_history_is_set_aside_by_the_writer_once_and_a_new_one_started(
     tmp_path,
 ):

@@ -239,11 +239,12 @@ class HistoryRecorder(Closing):
         try:
             if self._threaded:
                 self._take([])
+            wrote = 0
             while self._backlog:
-                self._apply(self._backlog[0])
+                wrote += self._apply(self._backlog[0])
                 self._backlog.pop(0)
             if self._sweep:
-                self._look_through()
+                wrote += self._look_through()
         except (CompanionError, OSError) as e:
             self._failed(str(e))
             return
@@ -254,9 +255,11 @@ class HistoryRecorder(Closing):
             trace = "".join(traceback.format_exception(e)).rstrip()
             self._failed(f"the history's writer failed ({type(e).__name__})", f":\n{trace}")
             return
-        if self.failing:
+        # Back only once a row is written: a pass with nothing to write (a look that met a
+        # game being set aside, say) proves nothing, and the failure would be said twice.
+        if self.failing and wrote:
             self._report("the history is written again")
-        self.failing = False
+            self.failing = False
 
     def _failed(self, why: str, trace: str = "") -> None:
         """Said once; what waits is tried again at the next write."""
@@ -268,21 +271,23 @@ class HistoryRecorder(Closing):
         self.failing = True
         self.history.close()  # opened afresh at the next try
 
-    def _apply(self, effect: Effect) -> None:
+    def _apply(self, effect: Effect) -> int:
         """A game that ended, one set aside unfinished, or one undone after its end: its
-        row. A game of no rounds played is no game to keep."""
+        row (the rows written: 0 or 1). A game of no rounds played is no game to keep."""
         assert isinstance(effect, GameFinished | KeepAside | GameChanged)
         record = effect.record.identified()  # the table gives ids; an older record its own
         if not record.rounds:
-            return
+            return 0
         if not isinstance(effect, GameFinished) and (record.ended or record.replay().finished):
-            return  # written when it ended
+            return 0  # written when it ended
         names = None if isinstance(effect, GameChanged) else _named(effect.names)
         self.history.put(record, names=names)  # no names: the row's stay
         self._tell()
+        return 1
 
-    def _look_through(self) -> None:
-        """The state folder and the history brought into step (``storage.reconcile``)."""
+    def _look_through(self) -> int:
+        """The state folder and the history brought into step (``storage.reconcile``); the
+        rows written."""
         store = self._store
         assert store is not None
         before = store.kept_games()
@@ -305,6 +310,7 @@ class HistoryRecorder(Closing):
         if puts:
             self._tell()
         self._sweep = moved
+        return puts
 
     def _tell(self) -> None:
         if self._told is not None:
