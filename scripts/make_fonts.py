@@ -14,7 +14,8 @@ Sources: Spleen (BSD-2-Clause) is the face: a slashed 0, a tailed l, a real desc
 on g. Its 5x8 has ASCII only, and no size has the arrows and triangles: for ``small``
 and ``body`` those come from the public-domain misc-fixed font of the same cell, set on
 the same baseline; for ``large`` and ``huge`` they are drawn below, as is Å where both
-sources draw it exactly as Â.
+sources draw it exactly as Â. A few of the face's letters and digits are changed below
+(``CHANGED``, each with its reason) so that no two differ by a pixel or two.
 """
 
 from __future__ import annotations
@@ -174,6 +175,399 @@ ART = {
     },
 }
 MIRRORED = {"←": "→", "◀": "▶"}
+
+# Glyphs of the face changed so that no two letters or digits are told apart by a pixel or
+# two at arm's length (tests/test_legible.py says the rule and why): each with what was
+# wrong, which fonts.json keeps beside it. Rows as in ``ART``; ``_`` marks the baseline's
+# row. The small font's M, W, m and w take the whole cell, as misc-fixed's do: three
+# strokes need five columns; beside a letter with a stem in its first column they touch it.
+CHANGED: dict[str, dict[str, tuple[str, str]]] = {
+    "small": {
+        "K": (
+            "Spleen's K was H with one pixel gone: 'OK' read 'OH'",
+            """
+            #..#.
+            #.#..
+            ##...
+            #.#..
+            #..#.
+          _ #..#.
+        """,
+        ),
+        "M": (
+            "Spleen's M was H with a thicker bar: 'Menu' read 'Henu'; five wide, as misc-fixed",
+            """
+            #...#
+            ##.##
+            #.#.#
+            #...#
+            #...#
+          _ #...#
+        """,
+        ),
+        "W": (
+            "the M's mirror, for the same reason",
+            """
+            #...#
+            #...#
+            #...#
+            #.#.#
+            ##.##
+          _ #...#
+        """,
+        ),
+        "m": (
+            "Spleen's m was its M a row shorter, a small capital",
+            """
+            ##.#.
+            #.#.#
+            #.#.#
+            #.#.#
+          _ #.#.#
+        """,
+        ),
+        "w": (
+            "Spleen's w was its W a row shorter, a small capital",
+            """
+            #...#
+            #...#
+            #.#.#
+            #.#.#
+          _ .#.#.
+        """,
+        ),
+        "V": (
+            "Spleen's V had U's flat bottom: 'VP' read 'UP'; now it comes to a point",
+            """
+            #..#.
+            #..#.
+            #..#.
+            .#.#.
+            .#.#.
+          _ ..#..
+        """,
+        ),
+        "v": (
+            "Spleen's v had u's flat bottom; now it comes to a point",
+            """
+            #..#.
+            #..#.
+            .#.#.
+            .#.#.
+          _ ..#..
+        """,
+        ),
+        "0": (
+            "narrow, as misc-fixed's: Spleen's slashed 0 was O and two pixels",
+            """
+            .#...
+            #.#..
+            #.#..
+            #.#..
+            #.#..
+          _ .#...
+        """,
+        ),
+        "5": (
+            "a round foot, as misc-fixed's: Spleen's 5 was S and two pixels",
+            """
+            ####.
+            #....
+            ###..
+            ...#.
+            #..#.
+          _ .##..
+        """,
+        ),
+        "3": (
+            "a flat top, as misc-fixed's: Spleen's 3 was 8 and two pixels",
+            """
+            ####.
+            ..#..
+            .##..
+            ...#.
+            #..#.
+          _ .##..
+        """,
+        ),
+        "6": (
+            "a sloping top: Spleen's 6 was 8 and two pixels",
+            """
+            ..##.
+            .#...
+            ###..
+            #..#.
+            #..#.
+          _ .##..
+        """,
+        ),
+        "R": (
+            "a slanting leg, as misc-fixed's: Spleen's R was A and two pixels",
+            """
+            ###..
+            #..#.
+            #..#.
+            ###..
+            #.#..
+          _ #..#.
+        """,
+        ),
+        "P": (
+            "a shorter bowl: P was R and two pixels",
+            """
+            ###..
+            #..#.
+            ###..
+            #....
+            #....
+          _ #....
+        """,
+        ),
+        "E": (
+            "square, so the bar is not all that tells it from C",
+            """
+            ####.
+            #....
+            ###..
+            #....
+            #....
+          _ ####.
+        """,
+        ),
+        "D": (
+            "a rounder right side: Spleen's D was O and two corners",
+            """
+            ##...
+            #.#..
+            #..#.
+            #..#.
+            #.#..
+          _ ##...
+        """,
+        ),
+        "Q": (
+            "a longer tail: Spleen's Q was O and two pixels",
+            """
+            .##..
+            #..#.
+            #..#.
+            #..#.
+            #.##.
+          _ .##..
+            ..##.
+        """,
+        ),
+        "l": (
+            "a flag at the top: l was t and two pixels",
+            """
+            ##...
+            .#...
+            .#...
+            .#...
+            .#...
+            .#...
+          _ ..##.
+        """,
+        ),
+        "Ù": (
+            "misc-fixed's, with Spleen's tail on the U: it was O and two pixels",
+            """
+            .#...
+            ..#..
+            #..#.
+            #..#.
+            #..#.
+            #..#.
+          _ .###.
+        """,
+        ),
+        "Ú": (
+            "misc-fixed's, with Spleen's tail on the U: it was O and two pixels",
+            """
+            ..#..
+            .#...
+            #..#.
+            #..#.
+            #..#.
+            #..#.
+          _ .###.
+        """,
+        ),
+        "Û": (
+            "misc-fixed's, with Spleen's tail on the U: it was O and two pixels",
+            """
+            .##..
+            #..#.
+            #..#.
+            #..#.
+            #..#.
+            #..#.
+          _ .###.
+        """,
+        ),
+        "Ü": (
+            "misc-fixed's, with Spleen's tail on the U: it was O and two pixels",
+            """
+            #..#.
+            .....
+            #..#.
+            #..#.
+            #..#.
+            #..#.
+          _ .###.
+        """,
+        ),
+        "h": (
+            "a shoulder: h was n and its two pixels of ascender",
+            """
+            #....
+            #....
+            #.#..
+            ##.#.
+            #..#.
+            #..#.
+          _ #..#.
+        """,
+        ),
+    },
+    "body": {
+        "V": (
+            "Spleen's V had U's round bottom: 'VP' read 'UP'; now it comes to a point",
+            """
+            #...#.
+            #...#.
+            #...#.
+            #...#.
+            #...#.
+            .#.#..
+            .#.#..
+          _ ..#...
+        """,
+        ),
+        "w": (
+            "Spleen's w was its W with a bar; three strokes, as a w",
+            """
+            #...#.
+            #...#.
+            #.#.#.
+            #.#.#.
+            #.#.#.
+          _ .#.#..
+        """,
+        ),
+        "5": (
+            "a round foot: Spleen's 5 was S and two pixels",
+            """
+            #####.
+            #.....
+            #.....
+            ####..
+            ....#.
+            ....#.
+            #...#.
+          _ .###..
+        """,
+        ),
+        "R": (
+            "a slanting leg: Spleen's R was A and two pixels",
+            """
+            ####..
+            #...#.
+            #...#.
+            #...#.
+            ####..
+            #.#...
+            #..#..
+          _ #...#.
+        """,
+        ),
+        "D": (
+            "a rounder right side: Spleen's D was O and two corners",
+            """
+            ###...
+            #..#..
+            #...#.
+            #...#.
+            #...#.
+            #...#.
+            #..#..
+          _ ###...
+        """,
+        ),
+        "Q": (
+            "a longer tail: Spleen's Q was O and two pixels",
+            """
+            .###..
+            #...#.
+            #...#.
+            #...#.
+            #...#.
+            #...#.
+            #.#.#.
+          _ .###..
+            ...##.
+        """,
+        ),
+        "l": (
+            "a flag at the top: l was t and two pixels",
+            """
+            ##....
+            .#....
+            .#....
+            .#....
+            .#....
+            .#....
+            .#....
+          _ ..##..
+        """,
+        ),
+        "h": (
+            "a shoulder: h was n and its two pixels of ascender",
+            """
+            #.....
+            #.....
+            #.##..
+            ##..#.
+            #...#.
+            #...#.
+            #...#.
+          _ #...#.
+        """,
+        ),
+    },
+    "large": {
+        "R": (
+            "a slanting leg: Spleen's R was A and two pixels",
+            """
+            ######..
+            ##...##.
+            ##...##.
+            ##...##.
+            ######..
+            ##.##...
+            ##..##..
+            ##...##.
+            ##...##.
+          _ ##...##.
+        """,
+        ),
+        "D": (
+            "a rounder right side: Spleen's D was O and two corners",
+            """
+            #####...
+            ##..##..
+            ##...##.
+            ##...##.
+            ##...##.
+            ##...##.
+            ##...##.
+            ##...##.
+            ##..##..
+          _ #####...
+        """,
+        ),
+    },
+}
 
 
 class BuildError(Exception):
@@ -393,7 +787,19 @@ def load_sources(spec: Spec, root: Path, packages: dict) -> tuple[list[Glyphs], 
         labels.append(label)
     drawn = art_glyphs(spec, sources[0])
     # What is drawn here comes first: it stands in for a source's glyph too (Å).
-    return [drawn, *sources], [drawn.label, *labels]
+    ahead = [drawn]
+    if spec.name in CHANGED:
+        ahead.insert(0, changed_glyphs(spec, sources[0]))
+    return [*ahead, *sources], [g.label for g in ahead] + labels
+
+
+def changed_glyphs(spec: Spec, face: Glyphs) -> Glyphs:
+    """The face's glyphs changed here (``CHANGED``), each with the reason in its label."""
+    edits = CHANGED[spec.name]
+    anchors = {"_": face.ascent - 1}
+    images = {ch: art_image(art, spec, anchors) for ch, (_, art) in edits.items()}
+    label = {"changed": "scripts/make_fonts.py", "why": {ch: why for ch, (why, _) in edits.items()}}
+    return Glyphs(label, face.ascent, images)
 
 
 LICENCES = {

@@ -86,6 +86,11 @@ class Catalog:
     def short_card(self, card: int) -> str:
         return self.messages[f"card.short.{card}"]
 
+    def cut_card(self, card: int) -> str:
+        """A card's name where it must be cut: its one short form, and its number beside
+        it (the number printed on the card), so a cut name is never all there is."""
+        return self.t("card.cut", n=card, short=self.short_card(card))
+
     def seat(self, seat: int) -> str:
         """Seats are 0-based in data and P1..P6 to people; a bot's seat is named a bot's."""
         if seat < len(self.bots) and self.bots[seat]:

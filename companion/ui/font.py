@@ -1,8 +1,8 @@
 """The screens' pixel fonts: Latin-1 and a few symbols, 1-bit, on a pixel grid.
 
 Four monospaced fonts ship in ``fonts/`` (built by ``scripts/make_fonts.py`` from Spleen
-and misc-fixed; ``fonts/fonts.json`` says where each glyph came from, the licences lie
-beside them):
+and misc-fixed; ``fonts/fonts.json`` says where each glyph came from, and why the few
+changed from their source were changed; the licences lie beside them):
 
 - ``small``: 5×8 cell, capitals 6 px: hints and labels;
 - ``body``: 6×12 cell, capitals 8 px: running text;

@@ -241,7 +241,7 @@ def _reveal(body: RevealView, w: Catalog) -> Parts:
     lines = tuple(
         Both(
             f"{w.seat(s)} {' '.join(w.card(c) for c in cards)}",
-            f"{w.seat(s)} {' '.join(w.short_card(c) for c in cards)}",
+            f"{w.seat(s)} {' '.join(w.cut_card(c) for c in cards)}",
         )
         for s, cards in enumerate(body.plays)
     )

@@ -188,26 +188,24 @@ def _list(texts: list[str], cursor: int, w: int) -> list[Item]:
 
 def _columns(lines: Sequence[Both], w: int, top: int, extra: tuple[str, ...] = ()) -> list[Item]:
     """Lines of text down to the hint: in one column if they fit (the long forms, else
-    the short), else in two (three on a wide panel), each line in its longest form that
-    fits a column; in the body font if that fits, else the small one. ``extra`` lines
-    follow, whole."""
+    the short), else in two (three on a wide panel), parted by a rule; in the body font
+    if that fits, else the small one. Every line in one form (the longest that fits them
+    all): a screen never names one card whole and the next cut. ``extra`` lines follow,
+    whole."""
     bottom = HEIGHT - font("small").height
-    full, short = [b.long for b in lines], [b.short for b in lines]
+    forms = ([b.long for b in lines], [b.short for b in lines], [b.tight for b in lines])
     split = (2, 3) if w >= 2 * WIDTH else (2,)
     for name, pitch in (("body", 12), ("small", 9)):
-        f = font(name)
-        for texts in (full, short):
-            rows = len(texts) + len(extra)
-            if top + rows * pitch <= bottom + 1 and all(width(t, f) <= w for t in texts):
-                return _set(texts, 1, name, pitch, w, top, extra)
-        for n in split:
-            room = _column_room(w, n)
-            texts = [_longest((b.long, b.short, b.tight), room, name) for b in lines]
-            rows = -(-len(texts) // n) + len(extra)
-            fits = top + rows * pitch <= bottom + 1 and all(width(t, f) <= room for t in texts)
-            if fits or (name == "small" and n == split[-1]):
-                return _set(texts, n, name, pitch, w, top, extra)
-    raise AssertionError("unreachable: the small font always lays out")
+        for n in (1, *split):
+            rows = -(-len(lines) // n) + len(extra)
+            room = w if n == 1 else _column_room(w, n)
+            if top + rows * pitch > bottom + 1:
+                continue
+            for texts in forms[:2] if n == 1 else forms:
+                if all(width(t, font(name)) <= room for t in texts):
+                    return _set(texts, n, name, pitch, w, top, extra)
+    # Nothing fits whole: the shortest forms, as many columns as there are, cut at the edge.
+    return _set(forms[2], split[-1], "small", 9, w, top, extra)
 
 
 def _longest(forms: tuple[str, ...], room: int, name: str) -> str:
@@ -215,7 +213,7 @@ def _longest(forms: tuple[str, ...], room: int, name: str) -> str:
     return next((t for t in forms if width(t, font(name)) <= room), forms[-1])
 
 
-GUTTER = 4  # pixels between columns of text
+GUTTER = 5  # pixels between columns of text: a rule in the middle, two blank either side
 
 
 def _column_room(w: int, n: int) -> int:
@@ -226,13 +224,17 @@ def _column_room(w: int, n: int) -> int:
 def _set(
     texts: Sequence[str], n: int, name: str, pitch: int, w: int, top: int, extra: tuple[str, ...]
 ) -> list[Item]:
-    """``texts`` in ``n`` columns, row by row (the first ``n`` side by side), then the
-    ``extra`` lines, whole."""
+    """``texts`` in ``n`` columns, row by row (the first ``n`` side by side) with a rule
+    between columns, then the ``extra`` lines, whole."""
     step = _column_room(w, n) + GUTTER
     items: list[Item] = [
         _text(t, name, (i % n) * step, top + (i // n) * pitch) for i, t in enumerate(texts) if t
     ]
-    y = top + -(-len(texts) // n) * pitch
+    rows = -(-len(texts) // n)
+    y = top + rows * pitch
+    for c in range(1, min(n, len(texts))):
+        x = c * step - GUTTER // 2 - 1
+        items.append(Box((x, top, x, y - 2)))
     return items + [_text(t, _fitting(t, w), 0, y + i * pitch) for i, t in enumerate(extra)]
 
 
