@@ -384,6 +384,31 @@ def test_the_trader_hears_its_turn_and_the_ends_of_the_offers():
     assert table.beeps[-1] is Sound.REFUSED and table.view.body.vp == 0
 
 
+def test_a_press_that_may_not_act_now_is_said_and_changes_nothing():
+    """P1's key while P2 trades, a key during the reveal, the pad of no seat: each said
+    on the screen with the refusal's sound, never silently dropped."""
+    said = replace(FAST, message=5)  # no pauses, but a notice stays to be read
+    table = Driver(*start(new_flow(BOARDS, said), 4, BOARDS[0], 30, 0.0))
+    table.play([(3,), (4,), (5,), (6,)])
+    table.play([(7,), (1,), (2,), (8,)])
+    assert table.view.phase is Phase.TRADE and table.view.body.seat == 0
+    before = table.view.body
+    table.press(2, 1)  # P3 while P1 trades
+    assert table.view.notice == ("notice.trading", (("seat", 2), ("trader", 0)))
+    assert table.beeps[-1] is Sound.REFUSED and table.view.body == before
+    table.press(5, 1)  # the sixth pad: no seat in a game of four
+    assert table.view.notice == ("notice.no_seat", (("pad", 6),))
+    slow = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=5)
+    table = Driver(*start(new_flow(BOARDS, slow), 4, BOARDS[0], 30, 0.0))
+    table.ok()
+    table.play([(1,), (2,), (3,), (4,)])
+    table.ok()
+    assert table.view.phase is Phase.REVEAL
+    table.press(1, 5)
+    assert table.view.notice == ("notice.not_now", (("seat", 1),))
+    assert table.view.phase is Phase.REVEAL and table.beeps[-1] is Sound.REFUSED
+
+
 def test_left_on_the_first_option_goes_back_to_the_seats():
     table = Driver(new_flow(BOARDS, FAST))
     table.press(0, 1)

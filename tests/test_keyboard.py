@@ -299,11 +299,27 @@ def test_the_legend_follows_the_language_set_on_the_settings_screen(pty_pair, mo
     assert all(english[1] in frame for frame in frames[:first])  # until the change
 
 
+def test_in_a_game_the_legend_shows_only_the_seated_pads_by_their_seats():
+    keymap, words = shipped_keymap(), catalog("en")
+    seated = legend(keymap, words, (0, 2))  # the first and third pads sat down
+    assert seated[0] == f"P1 {keymap.pads[0]}  P2 {keymap.pads[2]}"
+    assert seated[1] == legend(keymap, words)[1]  # the host buttons, as ever
+
+
+def test_a_two_seat_game_at_the_keyboard_shows_two_pads(pty_pair, monkeypatch):
+    code, frames = played_in(monkeypatch, pty_pair, b"\x1b", (100, 30), "--players", "2")
+    keymap = shipped_keymap()
+    assert code == 0 and frames
+    assert keymap.pads[1] in frames[-1] and keymap.pads[2] not in frames[-1]
+
+
 def test_a_terminal_too_small_is_told_the_size_it_needs(pty_pair, monkeypatch):
     code, frames = played_in(monkeypatch, pty_pair, b"\x1b", (60, 12), "--players", "2")
     assert code == 0 and frames
     assert all(
-        frame.startswith("terminal too small: needs 76×18, has 60×12\x1b[K") for frame in frames
+        # two pads in the legend: its host line (66 columns) is the widest
+        frame.startswith("terminal too small: needs 66×18, has 60×12\x1b[K")
+        for frame in frames
     )
 
 

@@ -432,6 +432,7 @@ def test_every_screen_fits_the_canvas(players, lang, size):
     base = drawn("select", size, words)
     for card, button in zip(range(1, 9), ["left", "ok", "right"] * 3, strict=False):
         values = {"seat": words.seat(5), "reason": "x", "card": words.card(card), "pad": 6}
+        values["trader"] = words.seat(4)
         values |= {"hub": 2, "ours": 1, "code": "8888"}  # the phone page's pairing code
         values["button"] = words.t(f"keys.{button}")
         shown += [Screen(size, base.items, words.t(k, **values)) for k in notices]

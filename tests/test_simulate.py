@@ -6,6 +6,7 @@ import io
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from helpers import model_script, simulate
@@ -258,7 +259,8 @@ def test_the_window_closes_on_its_close_button_and_on_esc(headless, tmp_path, mo
 
         monkeypatch.setattr(Window, "typed", typing)
         code, out, err = simulate("--players", "2", "--fast", "--window", "--json")
-        assert code == 0 and err.splitlines() == legend(shipped_keymap(), catalog("en"))
+        seated = legend(shipped_keymap(), catalog("en"), (0, 1))  # two seats: two pads
+        assert code == 0 and err.splitlines() == seated
         assert json.loads(out)["round"] == 0
         assert not [t for t in threading.enumerate() if t.name == "app"]
 
@@ -334,8 +336,33 @@ def test_the_legend_beside_a_window_is_written_again_in_a_new_language():
     err = io.StringIO()
     prefs = DeviceSettings()
     watch = legend_watcher(_relabel(None, err))(None, None, prefs, None)
-    watch(None, prefs)
+    joining = SimpleNamespace(pads=())  # no game yet: every pad may sit down
+    watch(joining, prefs)
     assert err.getvalue() == ""  # the same language: the legend shown already stands
-    watch(None, replace(prefs, language="fr"))
+    watch(joining, replace(prefs, language="fr"))
     written = err.getvalue()
     assert "quitter" in written.lower() and written.endswith("\n"), written
+    watch(SimpleNamespace(pads=(0, 1)), replace(prefs, language="fr"))  # a game of two
+    again = err.getvalue()[len(written) :]
+    assert again.startswith("J1 12345678  J2 qwertyui\n"), again
+
+
+def test_fast_frames_keep_every_screen_the_round_passes_through():
+    """--fast has no pauses, yet the reveal, each step and the scores each get a frame
+    (they were skipped: a 10-round game kept 21 frames)."""
+    frames: list = []
+    phases: list[Phase] = []
+
+    def watcher(_stack, _put, _prefs, _report):
+        return lambda view, _prefs: phases.append(view.phase)
+
+    sim = Simulator(players=4, fast=True, on_frame=frames.append, watchers=(watcher,))
+    try:
+        for seat, card in enumerate([1, 3, 6, 8]):  # a Captain, a Governor, Customs, a Beggar
+            sim.press(seat, card)
+        sim.caught_up()
+    finally:
+        sim.close()
+    assert Phase.REVEAL in phases and Phase.SCORES in phases
+    assert phases.count(Phase.STEP) >= 4, phases
+    assert len(frames) == len(phases) - 1  # one frame a screen (watchers hear the first twice)

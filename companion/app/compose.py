@@ -84,6 +84,9 @@ class Spec:
     clock: Callable[[], float] = time.monotonic
     splash: float = 0.0  # seconds of splash screen at power-on
     after_frame: Callable[[], None] | None = None  # told after each frame (the simulator)
+    # Every screen the table passes through drawn, even one a pause of 0 s skips (--fast,
+    # a loop that woke late): where frames are kept or watched, never on the device.
+    every_screen: bool = False
     arrange: Callable[[list[Sink]], Sequence[Sink]] = field(default=any_order)
 
 
@@ -158,6 +161,7 @@ def build(spec: Spec, stack: ExitStack) -> Table:
         notify=spec.notify,
         clock=spec.clock,
         splash=spec.splash,
+        every_screen=spec.every_screen,
         threads=[source.health for source in keys.inputs if isinstance(source, Beating)],
         report=report,
     )

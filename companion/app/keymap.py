@@ -8,7 +8,7 @@ through the simulated pins, never around them.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -100,9 +100,11 @@ def _claim(uses: dict[str, str], key: str, use: str, name: str) -> None:
     uses[key] = use
 
 
-def legend(keymap: KeyMap, words: Catalog) -> list[str]:
-    """Two lines for under the picture: each seat's pad, then the host buttons."""
-    pads = "  ".join(f"{words.seat(seat)} {keys}" for seat, keys in enumerate(keymap.pads))
+def legend(keymap: KeyMap, words: Catalog, seated: Sequence[int] = ()) -> list[str]:
+    """Two lines for under the picture: the pads' keys, then the host buttons. In a game
+    (``seated``: the pad of each person's seat) only the seated pads, by their seats."""
+    shown = list(enumerate(seated)) if seated else list(enumerate(range(len(keymap.pads))))
+    pads = "  ".join(f"{words.seat(seat)} {keymap.pads[pad]}" for seat, pad in shown)
     host = "  ".join(
         f"{words.t(f'keys.{role}')} {' '.join(key_name(k, words) for k in keymap.host[role])}"
         for role in HOST

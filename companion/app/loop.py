@@ -87,6 +87,7 @@ class App:
         notify: Notifier = SILENT,
         clock: Callable[[], float] = time.monotonic,
         splash: float = 0.0,
+        every_screen: bool = False,
         threads: Sequence[Heartbeat] = (),
         report: Callable[[str], None] = lambda line: None,
     ):
@@ -100,6 +101,7 @@ class App:
         self.notify = notify
         self._clock = clock
         self._splash = splash  # seconds of splash screen at power-on
+        self._every_screen = every_screen  # draw the screens a pause already due skips
         self._shown: tuple[View, DeviceSettings] | None = None  # the view drawn, its settings
         self._idle = threading.Condition()
         self.inputs = 0  # INPUTS handled so far (the simulator waits on it)
@@ -199,6 +201,8 @@ class App:
         try:
             now = self._clock()
             flow, effects = step(self.flow, event, now)
+            if self._every_screen:
+                flow, effects = self._through(flow, effects, now)
             flow, more = settle(flow, now)  # no pause: go on at once
             self.flow = flow
             self.apply(effects + more)
@@ -211,6 +215,18 @@ class App:
                     self.inputs += 1
                 self.busy = False
                 self._idle.notify_all()
+
+    def _through(
+        self, flow: Flow, effects: tuple[Effect, ...], now: float
+    ) -> tuple[Flow, tuple[Effect, ...]]:
+        """Step through the pauses already due one at a time, each screen drawn on the
+        way (``every_screen``); the flow and effects left to settle."""
+        while flow.deadline is not None and flow.deadline <= now:
+            self.flow = flow
+            self.apply(effects)
+            self.refresh(now)
+            flow, effects = step(flow, Tick(), now)
+        return flow, effects
 
     def apply(self, effects: Sequence[Effect]) -> None:
         """Hand every effect to every sink; each takes the kinds it knows."""

@@ -202,6 +202,7 @@ class Simulator(Closing):
             clock=self._clock,
             splash=0.0 if fast or players is not None else SPLASH,
             after_frame=self._frame if self._on_frame is not None else None,
+            every_screen=self._on_frame is not None,  # frames kept or shown: each screen
             arrange=arrange,
         )
         self.table = build(spec, self._stack)

@@ -38,6 +38,7 @@ from ..sim.keyboard import raw_terminal, read_keys
 from ..sim.window import Window
 from ..storage import FileOps, StateDir
 from ..storage.found import behind, examine
+from ..table.view import View
 from ..ui.catalog import Catalog, catalog
 from .frames import Recorder, Terminal, to_text
 from .lines import TOO_LONG_MESSAGE, ReadError, open_input, read_lines, reason
@@ -78,7 +79,8 @@ def _simulate(args: argparse.Namespace, held: ExitStack, *, out: TextIO, err: Te
         return EXIT_BAD_INPUT
     alone = args.players == 0  # bots alone: nobody's keys to read, the game plays itself
     keys = lines is None and window is None and not alone and sys.stdin.isatty()
-    shown = _legend(lines, keys, window, words)
+    seated = tuple(range(args.players)) if args.players else ()  # --players: seated at once
+    shown = _legend(lines, keys, window, words, seated)
     draw = None
     try:
         if out.isatty() and not args.json:
@@ -90,7 +92,7 @@ def _simulate(args: argparse.Namespace, held: ExitStack, *, out: TextIO, err: Te
         sim = _simulator(
             err,
             listen,
-            legend_watcher(_relabel(draw, err)) if shown else None,
+            legend_watcher(_relabel(draw, err), seated) if shown else None,
             players=args.players,
             fast=args.fast,
             speed=args.speed,
@@ -225,12 +227,17 @@ def web_address(text: str) -> tuple[str, int]:
 
 
 def _legend(
-    lines: list[Line] | None, keys: bool, window: Window | None, words: Catalog
+    lines: list[Line] | None,
+    keys: bool,
+    window: Window | None,
+    words: Catalog,
+    seated: tuple[int, ...],
 ) -> list[str]:
-    """What to show under the picture: the keys, when they are read. Script lines are
-    typed only through a pipe or a file (a terminal gives keys), so no help for them."""
+    """What to show under the picture: the keys, when they are read (``seated``: the
+    pads of a game begun at once). Script lines are typed only through a pipe or a file
+    (a terminal gives keys), so no help for them."""
     if keys or (window is not None and lines is None):
-        return legend(shipped_keymap(), words)
+        return legend(shipped_keymap(), words, seated)
     return []
 
 
@@ -246,19 +253,23 @@ def _relabel(draw: Terminal | None, err: TextIO) -> Callable[[list[str], str], N
     return written
 
 
-def legend_watcher(relabel: Callable[[list[str], str], None]) -> WatcherSource:
+def legend_watcher(
+    relabel: Callable[[list[str], str], None], seated: tuple[int, ...] = ()
+) -> WatcherSource:
     """A watcher of the table that gives ``relabel`` the keys' legend (and the terminal's
     too-small notice) in the table's language each time the language changes (on the
-    settings screen, or from the page)."""
+    settings screen, or from the page), and the seated pads' alone while a game is on
+    (``seated``: those the legend shows already)."""
 
     def source(_stack, _put, prefs: DeviceSettings, _report) -> Watcher:
-        spoken = [prefs.language]
+        shown: list[tuple[str, tuple[int, ...]]] = [(prefs.language, seated)]
 
-        def watch(_view, prefs: DeviceSettings) -> None:
-            if prefs.language != spoken[0]:
-                spoken[0] = prefs.language
+        def watch(view: View, prefs: DeviceSettings) -> None:
+            if (prefs.language, view.pads) != shown[0]:
+                shown[0] = prefs.language, view.pads
                 words = catalog(prefs.language)
-                relabel(legend(shipped_keymap(), words), words.messages["terminal.too_small"])
+                keys = legend(shipped_keymap(), words, view.pads)
+                relabel(keys, words.messages["terminal.too_small"])
 
         return watch
 

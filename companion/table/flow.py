@@ -61,6 +61,7 @@ from .state import (
     Scores,
     SettingsList,
     Step,
+    not_now,
     notice,
 )
 
@@ -222,4 +223,6 @@ def _resolving(flow: Flow, mode: Resolving, event: Press, now: float) -> Step:
         return _round.trade(flow, mode, event, now)
     if isinstance(event, HostPress) and event.key is HostKey.OK:
         return _timeout(replace(flow, deadline=None), now)
+    if isinstance(event, PadDown):  # the cards are chosen: a pad waits for the next round
+        return not_now(flow, event, now)
     return flow, ()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .effects import CLICK, REFUSED, GameChanged, GameFinished
-from .events import HostKey, HostPress, Press
+from .events import HostKey, HostPress, PadDown, Press
 from .round import next_round
 from .setup import set_aside
 from .state import (
@@ -32,6 +32,7 @@ from .state import (
     SettingsList,
     Step,
     current_game,
+    not_now,
     seat_names,
 )
 
@@ -107,6 +108,8 @@ def confirm(flow: Flow, mode: Confirm, event: Press, now: float) -> Step:
 
 def scores(flow: Flow, mode: Scores, event: Press, now: float) -> Step:
     """Between rounds OK goes on at once; opened from the menu, OK goes back."""
+    if isinstance(event, PadDown):  # a pad waits for the next round
+        return not_now(flow, event, now)
     if not (isinstance(event, HostPress) and event.key is HostKey.OK):
         return flow, ()
     if mode.back is not None:

@@ -20,6 +20,7 @@ from .state import (
     Step,
     counting_down,
     current_game,
+    not_now,
     notice,
     seat_names,
 )
@@ -56,8 +57,10 @@ def choose(flow: Flow, mode: Choosing, event: Press, now: float) -> Step:
             return supply_over(flow, mode, now), ()
         if mode.phase is Phase.COUNTDOWN:
             return reveal(replace(flow, deadline=None), mode, now)
-    if not isinstance(event, PadDown) or event.seat not in flow.pads:
+    if not isinstance(event, PadDown):
         return flow, ()  # nothing else for the host buttons while the seats choose
+    if event.seat not in flow.pads:
+        return not_now(flow, event, now)
     seat, card = flow.pads.index(event.seat), event.card
     state, mine = current_game(flow).state, mode.chosen[seat]
     if card in mine:
@@ -117,7 +120,7 @@ def trade(flow: Flow, mode: Resolving, event: Press, now: float) -> Step:
     choice = mode.trader
     if isinstance(event, PadDown):
         if event.seat not in flow.pads or flow.pads.index(event.seat) != choice.seat:
-            return flow, ()
+            return not_now(flow, event, now, "notice.trading", trader=choice.seat)
         key = _PAD_KEYS.get(event.card)
     else:
         key = event.key

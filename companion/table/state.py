@@ -16,7 +16,8 @@ from ..game.record import GameRecord
 from ..game.settings import DeviceSettings, board_of
 from ..rules import Board, GameState, Rate, RoundResult, TradeChoice, play_round
 from ..rules import Step as RoundStep
-from .effects import Effect
+from .effects import REFUSED, Effect
+from .events import PadDown
 from .gestures import NO_KEYS, Keys
 from .timing import TABLE, Timing
 
@@ -387,6 +388,16 @@ def choose_board(flow: Flow, board: Board) -> Flow:
         boards = (board, *boards)
         flow = replace(flow, settings=replace(flow.settings, boards=boards))
     return replace(flow, choice=replace(flow.choice, board=boards.index(board)))
+
+
+def not_now(
+    flow: Flow, event: PadDown, now: float, why: str = "notice.not_now", **values: object
+) -> Step:
+    """A pad press that may not act now, said (never silently dropped): a seated pad's
+    with ``why``, a pad with no seat in this game as that."""
+    if event.seat not in flow.pads:
+        return notice(flow, "notice.no_seat", now, pad=event.seat + 1), (REFUSED,)
+    return notice(flow, why, now, seat=flow.pads.index(event.seat), **values), (REFUSED,)
 
 
 def notice(flow: Flow, key: str, now: float, **values: object) -> Flow:

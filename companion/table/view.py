@@ -253,6 +253,7 @@ class View:
     notice: tuple[str, tuple[tuple[str, object], ...]] | None  # catalog key, values
     bots: tuple[bool, ...] = ()  # the game's seats a bot plays (named as bots)
     names: tuple[str | None, ...] = ()  # the game's seats' names (public: on the pads)
+    pads: tuple[int, ...] = ()  # the pad of each person's seat in the game (public: who sits)
 
 
 def public_view(flow: Flow, now: float) -> View:
@@ -262,7 +263,8 @@ def public_view(flow: Flow, now: float) -> View:
     bots = () if flow.game is None else tuple(b is not None for b in flow.game.record.bots)
     names = () if flow.game is None else seat_names(flow)
     body = _body(flow, mode, now)
-    return View(mode.phase, _board(flow, mode, now), body, notice, bots, names)
+    pads = () if flow.game is None else flow.pads
+    return View(mode.phase, _board(flow, mode, now), body, notice, bots, names, pads)
 
 
 def next_change(flow: Flow, now: float) -> float | None:

@@ -74,7 +74,7 @@ def notice(view: View, words: Catalog) -> str | None:
 
 def _named(words: Catalog, name: str, value: object) -> object:
     """A notice's value as people read it: a seat's name, a card's, a host button's."""
-    if name == "seat" and isinstance(value, int):
+    if name in ("seat", "trader") and isinstance(value, int):
         return words.seat(value)
     if name == "card" and isinstance(value, int):
         return words.card(value)
