@@ -35,24 +35,29 @@ def ms_clock():
     return itertools.count(0, 0.001).__next__
 
 
-# The readings, in the order the bench takes them: the replay of the games; the playouts,
-# REPEAT runs; then for each decision the bot's set-up and the decision itself.
+# The readings, in the order the bench takes them. The real clock: the replay of the
+# games, then each decision. The CPU clock: the playouts, REPEAT runs; then for each
+# decision the bot's set-up and the decision itself.
 ENGINE = (100.0, 100.5)  # GAMES games in 0.5 s: 4 a second
+TOOK = (0.126, 0.122)  # on the real clock: 6 ms and 2 ms over the budget
+DECIDING = (300.0, 300.126, 302.0, 302.122)
 RUNS = (200.0, 200.005, 201.0, 201.0025, 202.0, 202.003)  # the best: 4 playouts in 2.5 ms
-SETUPS, TOOK = (0.005, 0.0025), (0.126, 0.122)  # 6 ms and 2 ms over the budget
-DECIDING = tuple(  # a decision a second: its set-up, then the decision itself
+SETUPS = (0.005, 0.0025)  # CPU time
+CPU = tuple(  # a decision a second: its set-up, then the decision itself (100 and 80 ms)
     reading
-    for second, setup, took in zip((300.0, 302.0), SETUPS, TOOK, strict=True)
-    for reading in (second, second + setup, second + 1, second + 1 + took)
+    for second, setup, used in zip((10.0, 12.0), SETUPS, (0.1, 0.08), strict=True)
+    for reading in (second, second + setup, second + 1, second + 1 + used)
 )
-CPU = (10.0, 10.1, 11.0, 11.08)  # this process's CPU time around each decision: 100, 80 ms
 TABLE = {"key_to_frame_ms_p50": 1.5, "key_to_frame_ms_p99": 2.5, "session_presses": PRESSES}
 
 
-def run(as_json: bool, told: list[str] | None = None) -> tuple[str, list[int]]:
+def run(
+    as_json: bool, told: list[str] | None = None, deciding: tuple[float, ...] = DECIDING
+) -> tuple[str, list[int]]:
     """The bench on the fake clock, with the table's figures given: its output, and the
     sessions it asked the table for (``told``: the parts, as they start)."""
-    clock, asked, out = Readings(*ENGINE, *RUNS, *DECIDING), [], io.StringIO()
+    clock, asked, out = Readings(*ENGINE, *deciding), [], io.StringIO()
+    cpu = Readings(*RUNS, *CPU)
     told = [] if told is None else told
 
     def table(presses: int) -> dict:
@@ -71,11 +76,11 @@ def run(as_json: bool, told: list[str] | None = None) -> tuple[str, list[int]]:
         playouts=PLAYOUTS,
         budget_ms=BUDGET_MS,
         bot_clock=ms_clock(),
-        cpu_clock=Readings(*CPU),
+        cpu_clock=cpu,
         table=table,
         progress=told.append,
     )
-    assert code == 0 and clock.left == []  # every reading taken, none more
+    assert code == 0 and clock.left == cpu.left == []  # every reading taken, none more
     return out.getvalue(), asked
 
 
@@ -107,8 +112,11 @@ def test_the_figures_are_computed_from_the_clock_s_readings():
         "strong_decision_cpu_ms_mean": 90.0,
         "strong_playouts_per_decision": round(sum(iterations) / DECISIONS),
         "pi_zero_2w_factor": factor,
-        # the budget, and the worst overrun (6 ms) that many times slower
-        "pi_zero_2w_decision_ms_projected": round(BUDGET_MS + 6 * factor, 1),
+        # from CPU time: the budget (or the set-up there, if longer), and the last
+        # playout there, which ends past the deadline
+        "pi_zero_2w_decision_ms_projected": round(
+            1000 * (max(BUDGET_MS / 1000, max(SETUPS) * factor) + per_playout * factor), 1
+        ),
         "pi_zero_2w_playouts_per_decision_projected": round(
             sum(max(0.0, x / (per_playout * factor)) for x in left) / DECISIONS
         ),
@@ -232,3 +240,13 @@ def test_the_tables_figures_from_a_real_run_hold_what_they_count():
     assert 0 < figures["key_to_frame_ms_p50"] <= figures["key_to_frame_ms_p99"]
     hub = figures["hub_key_to_frame_ms_p50"], figures["hub_key_to_frame_ms_p99"]
     assert hub == (None, None) or 0 < hub[0] <= hub[1]
+
+
+def test_a_busy_machine_stretches_the_real_clock_never_the_pi_zero_projection():
+    """A decision that took 1 s on the real clock (a loaded machine) and the same CPU
+    time: the figures here say so, the projection for the Pi Zero does not move."""
+    quiet = json.loads(run(as_json=True)[0])
+    busy = json.loads(run(as_json=True, deciding=(300.0, 301.0, 302.0, 303.0))[0])
+    assert busy["strong_decision_ms_max"] == 1000.0 > quiet["strong_decision_ms_max"]
+    for key in ("pi_zero_2w_decision_ms_projected", "pi_zero_2w_playouts_per_decision_projected"):
+        assert busy[key] == quiet[key]

@@ -429,15 +429,15 @@ def test_a_game_set_aside_at_power_on_can_be_resumed_from_the_seats_screen():
     other = fast_game(4)
     other.play([(1,), (2,), (3,), (4,)])
     older = records(other)[-1]
-    flow = replace(new_flow(BOARDS, FAST), kept=(KeptGame(older, "25/11 21:40"),))
+    flow = replace(new_flow(BOARDS, FAST), kept=(KeptGame(older, "2025-11-25T21:40"),))
     power_on = Driver(offer_resume(flow, saved))
     power_on.key(HostKey.LEFT)
     power_on.ok()  # set it aside: it comes first among the games set aside
-    kept = (KeptGame(saved), KeptGame(older, "25/11 21:40"))
+    kept = (KeptGame(saved), KeptGame(older, "2025-11-25T21:40"))
     assert power_on.view.phase is Phase.JOIN and power_on.flow.kept == kept
     assert power_on.view.body.kept
     power_on.key(HostKey.LEFT)  # ◀ on the seats' screen: the games set aside
-    games = ((3, 1, ""), (4, 1, "25/11 21:40"))  # the one just set aside, then the older
+    games = ((3, 1, ""), (4, 1, "2025-11-25T21:40"))  # the one just set aside, then the older
     assert power_on.view.phase is Phase.KEPT and power_on.view.body.games == games
     assert power_on.view.body.cursor == 1  # on the newest: OK resumes it
     power_on.key(HostKey.LEFT)  # "back"

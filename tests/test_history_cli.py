@@ -313,3 +313,19 @@ def test_stats_from_the_vp_kept_per_card_are_those_of_a_replay(tmp_path):
         assert (code, out, err) == (0, kept, ""), (column, value)
     assert json.loads(kept)["Ann"]["cards"]  # figures there to compare
     assert json.loads(kept)["P3 (2025-03-01 20:15)"]["cards"]
+
+
+def test_a_table_that_kept_nothing_yet_says_so_and_how_to_keep_games(tmp_path):
+    """Right after the install (its folder not made yet), `history` is no error: no games
+    kept yet, where they will be, how to keep a simulated one; exit 0."""
+    folder = tmp_path / "not-made-yet"
+    (tmp_path / "companion.toml").write_text(f'[paths]\nstate_dir = "{folder}"\n')
+    config = ("--config", str(tmp_path / "companion.toml"))
+    for verb in ((), ("stats",)):
+        code, out, err = history(*config, *verb)
+        assert code == 0 and err == ""
+        assert f"No games kept yet in {folder}" in out and "--state-dir" in out
+    assert history(*config, "--json")[:2] == (0, "[]\n")
+    assert not folder.exists()  # a read command makes nothing
+    code, _, err = history("--state-dir", str(tmp_path / "typo"))  # a folder named: a typo
+    assert code == 2 and "no such folder" in err

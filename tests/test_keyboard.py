@@ -265,7 +265,9 @@ def test_the_terminal_while_playing_and_after(pty_pair, monkeypatch):
     assert len(frames) >= 5 and all(f.count("\n") == 23 for f in frames[:-1])
     assert "12qw" not in text  # the keys typed are never echoed
     assert text.index("\x1b[?25h") > text.rindex("\x1b[H")  # the cursor back, at the end
-    assert text.endswith("\x1b[?7h\x1b[?25hGame in progress after round 1 (target 30 VP)\r\n")
+    assert "\x1b[?7h\x1b[?25hGame in progress after round 1 (target 30 VP)\r\n" in text
+    said = "companion simulate: nothing was kept: give --state-dir DIR to keep games"
+    assert text.endswith("\r\n") and said in text.rsplit("Game in progress", 1)[1]
 
 
 def played_in(monkeypatch, pty_pair, keys: bytes, size: tuple[int, int], *argv: str):

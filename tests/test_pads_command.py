@@ -129,13 +129,14 @@ def test_card_names_come_from_the_catalog(mock_config):
     assert bench.out.getvalue().splitlines()[2] == "touche ◀ enfoncée"
 
 
-def test_no_pins_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
-    """As on a machine without GPIO: the configured backend's library is not there."""
+def test_no_pins_is_one_line_and_exit_3(tmp_path, monkeypatch, capsys):
+    """As on a machine without GPIO: the configured backend's library is not there. The
+    hardware is not here: 3, as `companion run` says it."""
     monkeypatch.setitem(sys.modules, "lgpio", None)
     monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
     path = tmp_path / "companion.toml"
     path.write_text('[gpio]\npin_factory = "lgpio"\n[paths]\nstate_dir = "."\n')
-    assert main(["pads", "--config", str(path), "--count", "1"]) == 2
+    assert main(["pads", "--config", str(path), "--count", "1"]) == 3
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
@@ -161,7 +162,7 @@ def test_a_pin_another_program_holds_is_one_line(mock_config):
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     thread.join(WAIT)  # had the pins opened, it would wait for a key forever
-    assert code == [2]
+    assert code == [3]  # the hardware is not here now: as `companion run` says it
     last = err.getvalue().splitlines()[-1]
     assert last.startswith("companion pads: cannot open the pins (GPIOPinInUse: ")
     assert last.endswith("is the companion service running? sudo systemctl stop companion")

@@ -66,7 +66,7 @@ def build() -> dict[str, Screen]:
     shots["resume"] = shot(Driver(offer_resume(new_flow(BOARDS, FAST), _played())))
     backup = offer_resume(new_flow(BOARDS, FAST), _played(), backup=True)
     shots["resume-backup"] = shot(Driver(backup))
-    older = KeptGame(_played(), "25/11 21:40")  # and one set aside on an earlier evening
+    older = KeptGame(_played(), "2025-11-25T21:40")  # and one set aside on an earlier evening
     aside = Driver(offer_resume(replace(new_flow(BOARDS, FAST), kept=(older,)), _played()))
     aside.key(HostKey.LEFT)
     shots["confirm-aside"] = shot(aside)

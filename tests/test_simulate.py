@@ -366,3 +366,15 @@ def test_fast_frames_keep_every_screen_the_round_passes_through():
     assert Phase.REVEAL in phases and Phase.SCORES in phases
     assert phases.count(Phase.STEP) >= 4, phases
     assert len(frames) == len(phases) - 1  # one frame a screen (watchers hear the first twice)
+
+
+def test_a_game_simulated_without_a_state_folder_is_said_not_kept(tmp_path):
+    """ "Game in progress after round 1" must not read as kept: without --state-dir the
+    run says nothing was kept, and how to keep games; with it, nothing of the kind."""
+    (tmp_path / "game.txt").write_text("press P1 1\n")
+    script = ("--players", "2", "--fast", "--script", str(tmp_path / "game.txt"))
+    code, out, err = simulate(*script)
+    assert code == 0 and "Game in progress after round 0" in out
+    assert "nothing was kept: give --state-dir DIR" in err
+    code, _, err = simulate(*script, "--state-dir", str(tmp_path / "s"))
+    assert code == 0 and "nothing was kept" not in err

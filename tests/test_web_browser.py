@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 from pathlib import Path
 
@@ -21,7 +22,9 @@ import pytest
 
 from companion.app.script import parse_script
 from companion.app.simulator import Simulator
+from companion.game.randgame import random_game
 from companion.storage import StateDir
+from companion.storage.history import History
 from companion.table import public_view
 from companion.table.events import Tick
 from companion.ui.screens import Track, screen
@@ -381,15 +384,51 @@ def test_six_seats_fit_a_phone_in_every_language_with_no_device_hints(browser_pa
 
 
 @pytest.mark.slow
-def test_the_history_of_no_games_says_so_under_one_heading(browser_page, table):
+def test_the_history_of_no_games_says_so_once_with_no_heading(browser_page, table):
     web = table[1]
     page = browser_page
     page.goto(web.url)
     page.click("#tab-history")
     page.wait_for_selector("#wins-chart p.hint")
-    assert page.locator("#wins-title").is_visible()
-    assert not page.locator("#vp-title").is_visible()  # no heading over an empty chart
+    assert page.locator("#wins-chart p.hint").inner_text() == "No games yet"
+    assert not page.locator("#wins-title").is_visible()  # no heading over nothing
+    assert not page.locator("#vp-title").is_visible()
     assert not page.locator("#vp-chart").is_visible()
+    assert page.locator("#games th").count() == 0
+
+
+@pytest.fixture
+def unnamed_history(tmp_path):
+    """A table whose history holds two finished games of unnamed seats, one of 28 Nov."""
+    state = tmp_path / "state"
+    state.mkdir()
+    history = History(state)
+    rng = random.Random(4)
+    for day in (27, 28):
+        history.put(random_game(rng, 3), date=f"2026-11-{day}T20:15:00+00:00")
+    history.close()
+    page = Page(state)
+    sim = Simulator(players=3, store=StateDir(state), watchers=(page,))
+    try:
+        yield page.server
+    finally:
+        sim.close()
+
+
+@pytest.mark.slow
+def test_games_of_no_names_are_listed_under_headings_and_no_wins_by_name_said(
+    browser_page, unnamed_history
+):
+    """It said "No games yet" above a list of games, whose table had no headings."""
+    page = browser_page
+    page.goto(unnamed_history.url)
+    page.click("#tab-history")
+    page.wait_for_selector("#games th")
+    assert page.locator("#games th").all_inner_texts() == ["Date", "Players", "Winners", "VP"]
+    assert page.locator("#games tbody tr").count() == 2
+    assert page.locator("#wins-chart p.hint").inner_text().startswith("No wins by name yet")
+    first = page.locator("#games tbody tr td").first.inner_text()
+    assert "Nov" in first and "/" not in first and "-" not in first  # as the OLED says a day
 
 
 @pytest.mark.slow

@@ -65,8 +65,9 @@ def remembered(flow: Flow, names: NamesFile, history: History, report: Report) -
 
 
 def _when(path: Path) -> str:
-    """When a kept file was last written, in local time, as the list shows it."""
+    """When a kept file was last written, in local time (ISO 8601, to the minute): the
+    list says it as its language writes a moment."""
     try:
-        return datetime.fromtimestamp(path.stat().st_mtime).strftime("%d/%m %H:%M")
+        return datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="minutes")
     except (OSError, ValueError, OverflowError):
         return ""

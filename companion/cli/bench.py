@@ -81,7 +81,8 @@ def mid_game_views(seed: int, count: int = POSITIONS) -> list:
 def engine_playouts_per_s(
     seed: int, playouts: int = 100, clock: Clock = time.perf_counter, positions: int = POSITIONS
 ) -> float:
-    """The strong bot's playouts per second on one core.
+    """The strong bot's playouts per second on one core (``clock``: the bench gives its CPU
+    clock, so a busy machine does not lower the rate).
 
     A playout is what its search repeats: from a mid-game position, the round being
     decided with one candidate for the seat and the others' selections drawn from their
@@ -118,34 +119,34 @@ def decision_figures(
     cpu_clock: Clock = time.process_time,
 ) -> dict:
     """The strong bot at its default budget on the real clock, here, and projected to a
-    Pi Zero 2 W: the budget plus the last piece of work (which ends past the deadline)
-    run ``PI_ZERO_FACTOR`` times slower; its playouts are what the budget leaves after
-    the set-up (scoring every seat's selections), at that speed.
+    Pi Zero 2 W from CPU time, never from the real clock (a busy machine stretches that,
+    not this): there the set-up (scoring every seat's selections) and each playout cost
+    ``PI_ZERO_FACTOR`` times their CPU time here; a decision is the budget (or the set-up,
+    if longer) plus the last playout, which ends past the deadline; its playouts are what
+    the budget leaves after the set-up. ``playouts_per_s`` is per second of CPU time.
 
     ``budget_ms`` (the bot's default if None) and ``bot_clock`` (the bench's ``clock`` if
     None) are the bot's own: a test gives it a small budget on a clock of its own, so
-    that the bench's readings are only the four a decision it takes. ``cpu_clock`` is
-    this process's CPU time: what a decision cost one core, whatever else the machine
-    ran meanwhile (a shared machine stretches the real clock's figure, not this one)."""
+    that the bench's readings are only those a decision takes. ``cpu_clock`` is this
+    process's CPU time: what a decision cost one core, whatever else the machine ran."""
     from ..game.bots import BUDGET_MS, StrongBot
 
     budget_ms = BUDGET_MS if budget_ms is None else budget_ms
     bot_clock = clock if bot_clock is None else bot_clock
-    per_playout = 1 / playouts_per_s
-    took, overran, playouts, zero_playouts, cpu = [], [], [], [], []
+    budget, per_playout = budget_ms / 1000, 1 / playouts_per_s
+    took, projected, playouts, zero_playouts, cpu = [], [], [], [], []
     for i, view in enumerate(mid_game_views(seed, decisions)):
-        start = clock()
+        start = cpu_clock()
         StrongBot(i, budget_ms, bot_clock).prepare(view, random.Random(i), math.inf)
-        setup = clock() - start
+        setup = (cpu_clock() - start) * PI_ZERO_FACTOR  # there
         bot = StrongBot(i, budget_ms, bot_clock)
         cpu_start, start = cpu_clock(), clock()
         bot.cards(view)
         took.append(clock() - start)
         cpu.append(cpu_clock() - cpu_start)
-        overran.append(max(0.0, took[-1] - budget_ms / 1000))
         playouts.append(bot.last.iterations if bot.last else 0)
-        left = budget_ms / 1000 - setup * PI_ZERO_FACTOR
-        zero_playouts.append(max(0.0, left / (per_playout * PI_ZERO_FACTOR)))
+        projected.append(max(budget, setup) + per_playout * PI_ZERO_FACTOR)
+        zero_playouts.append(max(0.0, budget - setup) / (per_playout * PI_ZERO_FACTOR))
     return {
         "strong_budget_ms": budget_ms,
         "strong_decision_ms_mean": round(1000 * sum(took) / len(took), 1),
@@ -153,9 +154,7 @@ def decision_figures(
         "strong_decision_cpu_ms_mean": round(1000 * sum(cpu) / len(cpu), 1),
         "strong_playouts_per_decision": round(sum(playouts) / len(playouts)),
         "pi_zero_2w_factor": PI_ZERO_FACTOR,
-        "pi_zero_2w_decision_ms_projected": round(
-            budget_ms + 1000 * max(overran) * PI_ZERO_FACTOR, 1
-        ),
+        "pi_zero_2w_decision_ms_projected": round(1000 * max(projected), 1),
         "pi_zero_2w_playouts_per_decision_projected": round(
             sum(zero_playouts) / len(zero_playouts)
         ),
@@ -314,9 +313,10 @@ NOTES = (
     "with the others' plays drawn from their models, then the next round (the others at",
     "random, the seat's best of 4 replies), scored.",
     "strong: decisions at the default budget on the real clock here; pi_zero_2w_* are a",
-    f"projection (CPython {PI_ZERO_FACTOR}x slower there than on one core here), not measured:",
-    "the factor is the project's estimate from a Pi 4's pure-Python speed and the A53's clock",
-    "and core against the A72's (docs/bot-protocol.md). decision_cpu: this process's CPU time.",
+    f"projection from CPU time here (CPython {PI_ZERO_FACTOR}x slower there than one core here),",
+    "not measured, never from the real clock (a busy machine stretches that): the factor is",
+    "the project's estimate from a Pi 4's pure-Python speed and the A53's clock and core",
+    "against the A72's (docs/bot-protocol.md). playouts and decision_cpu: CPU time.",
 )
 
 
@@ -365,7 +365,7 @@ def bench_command(
     progress(f"1/4 the engine: {games} random {_games(games)} replayed")
     per_s, rounds = engine_games_per_s(games, seed, clock)
     progress(f"2/4 the strong bot's playouts, from {positions} positions")
-    playouts_per_s = engine_playouts_per_s(seed, playouts, clock, positions)
+    playouts_per_s = engine_playouts_per_s(seed, playouts, cpu_clock, positions)  # per CPU s
     figures = {
         "engine_games_per_s": round(per_s, 1),
         "engine_rounds_per_s": round(per_s * rounds / games, 1),

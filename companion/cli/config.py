@@ -9,8 +9,8 @@ from typing import TextIO
 from ..app.config import label
 from ..app.effective import Effective, effective
 from ..errors import CompanionError
+from .status import EXIT_BAD_INPUT
 
-EXIT_BAD_INPUT = 2
 NAME = "companion config show"
 COLUMN = 44  # where the "# origin" comments line up (a longer line pushes its own out)
 

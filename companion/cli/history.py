@@ -34,8 +34,8 @@ from ..storage.seen import Seen
 from ..storage.stats import labels, scored, stats
 from ..ui.catalog import Catalog, catalog
 from .lines import TOO_LONG_MESSAGE, Line, ReadError, TooLong, open_input, read_lines, reason
+from .status import EXIT_BAD_INPUT
 
-EXIT_BAD_INPUT = 2
 NAME = "companion history"
 
 
@@ -57,7 +57,9 @@ def history_command(
     try:
         heard: list[str] = []  # said once the folder is known to be one (else only that)
         found = _settings(config_path, state_dir, heard.append)
-        folder = _folder(state_dir, found.config.state_dir)
+        configured = found.config.state_dir
+        fresh = verb != "import" and not state_dir and not configured.exists()
+        folder = configured if fresh else _folder(state_dir, configured)
         for message in heard:
             report(message)
         words = catalog(found.settings.language)
@@ -66,6 +68,11 @@ def history_command(
             return _import(folder, file, words, out, report)
         write = {"list": _list, "export": _export, "stats": _stats}[verb]
         with _reading(folder, report) as store:
+            if verb != "export" and not as_json and _empty(store):
+                # a table that has kept nothing yet (its folder not even made): say where
+                # games will be, and how to keep a simulated one; no error
+                out.write(words.t("history.none_kept", folder=where(folder)) + "\n")
+                return 0
             write(store, as_json, words, out)
     except BrokenPipeError:  # the reader went away (``history | head``): nothing to say
         _quiet(out)
@@ -104,6 +111,11 @@ def _folder(state_dir: str | None, configured: Path) -> Path:
     return folder
 
 
+def _empty(store: Reader) -> bool:
+    """Whether the history holds no game it can show."""
+    return store is None or next(iter(store.seen(1)), None) is None
+
+
 def _imported(words: Catalog, file: str, added: int, skipped: int) -> str:
     source = words.t("history.stdin") if file == "-" else file
     if skipped:
@@ -116,7 +128,7 @@ def _reading(folder: Path, report: Report) -> Iterator[Reader]:
     """The history to read, row by row (None when there is none yet). Only reads: a read
     command never makes, migrates, or sets aside a file; a damaged history is said (the
     table sets it aside), and rows that cannot be read are counted and skipped."""
-    if not (folder / HISTORY_FILE).exists():
+    if not (folder / HISTORY_FILE).is_file():
         yield None
         return
     store = History.read_only(folder)

@@ -38,8 +38,8 @@ from ..table.events import (
     Tick,
 )
 from ..ui.catalog import Catalog, catalog
+from .status import EXIT_BAD_INPUT, EXIT_NO_HARDWARE
 
-EXIT_BAD_INPUT = 2
 NAME = "companion pads"
 PRESS_SOUND = "click"
 BUSY_HINT = "is the companion service running? sudo systemctl stop companion"
@@ -77,12 +77,15 @@ def pads_command(
             cfg = found.config
             inputs = table_inputs(cfg, cfg.pads.source)
             keys = open_keys(found, inputs, stack, factory, report)
-        except (ConfigError, WiringError, PinsUnavailable) as e:  # the settings', or no pins
+        except (ConfigError, WiringError) as e:  # the settings'
             err.write(f"{NAME}: {e}\n")
             return EXIT_BAD_INPUT
+        except PinsUnavailable as e:  # no GPIO here: as `companion run` says it
+            err.write(f"{NAME}: {e}\n")
+            return EXIT_NO_HARDWARE
         except Exception as e:  # a pin another program holds, most likely
             err.write(f"{NAME}: cannot open the pins ({type(e).__name__}: {e}); {BUSY_HINT}\n")
-            return EXIT_BAD_INPUT
+            return EXIT_NO_HARDWARE
         keys.beeper.set_on(True)  # the buzzer is tried too, even if the settings mute it
         events: queue.Queue[Event] = queue.Queue()
         hubs = [source for source in keys.inputs if isinstance(source, HubPads)]

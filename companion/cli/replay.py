@@ -31,11 +31,10 @@ from .lines import (
     read_lines,
     reason,
 )
+from .status import EXIT_BAD_INPUT
 
 if TYPE_CHECKING:  # the process pool and the narration load only when a batch needs them
     import concurrent.futures
-
-EXIT_BAD_INPUT = 2
 
 
 def replay_command(

@@ -27,12 +27,10 @@ from ..hw.pinfactory import SERVICE, PinsUnavailable
 from ..sim import wire
 from ..storage.lock import FolderBusy
 from ..storage.state import StateDir
+from .status import EXIT_BAD_INPUT, EXIT_CRASHED, EXIT_NO_HARDWARE
 
-EXIT_BAD_INPUT = 2  # a mistake in the config: the unit's RestartPreventExitStatus=2
-EXIT_CRASHED = 1  # systemd's Restart=on-failure starts it again, on the resume screen
-# The hardware cannot be had now (no GPIO chip, its library, the hub's port): systemd
-# starts it again, and it may be there by then (systemd/companion.service says why).
-EXIT_NO_HARDWARE = 3
+# EXIT_BAD_INPUT is the unit's RestartPreventExitStatus=2; after EXIT_CRASHED the table
+# comes back on the resume screen; systemd/companion.service says why EXIT_NO_HARDWARE.
 # What a port refused to the service says: the restart lets it in if the port's device
 # class was unknown when the service started (its driver loaded later).
 REFUSED_HINT = "starting again, which lets the port in if its driver loaded after the start"

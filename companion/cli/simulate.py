@@ -42,8 +42,7 @@ from ..table.view import View
 from ..ui.catalog import Catalog, catalog
 from .frames import Recorder, Terminal, to_text
 from .lines import TOO_LONG_MESSAGE, ReadError, open_input, read_lines, reason
-
-EXIT_BAD_INPUT = 2
+from .status import EXIT_BAD_INPUT
 
 
 class Refused(CompanionError):
@@ -517,6 +516,8 @@ def _report(
         bots = tuple(map(bool, game.record.bots))  # B2, as on the table
         words = catalog(sim.flow.prefs.language).with_bots(bots)  # as the table last spoke
         out.write("".join(line + "\n" for line in ending(game.state, words, game.record.ended)))
+        if store is None:  # "in progress" must not read as kept: it ends with this run
+            err.write(f"companion simulate: {words.t('simulate.not_kept')}\n")
     return 0
 
 

@@ -257,8 +257,9 @@ KEPT_SHOWN = 5  # games set aside the list offers: the newest
 
 @dataclass(frozen=True, slots=True)
 class KeptGame:
-    """A game set aside unfinished: its record, and when it was last played, as the list
-    shows it ("26/11 20:15"; empty: set aside just now)."""
+    """A game set aside unfinished: its record, and when it was last played (local time,
+    ISO 8601 to the minute, "2026-11-26T20:15"; the list says it in its language; empty:
+    set aside just now)."""
 
     record: GameRecord
     when: str = ""

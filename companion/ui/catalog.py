@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import string
+from datetime import datetime
 from functools import cache
 from importlib import resources
 
@@ -90,6 +91,18 @@ class Catalog:
         """A card's name where it must be cut: its one short form, and its number beside
         it (the number printed on the card), so a cut name is never all there is."""
         return self.t("card.cut", n=card, short=self.short_card(card))
+
+    def date(self, day: int, month: int) -> str:
+        """A day as this language writes it ("28 Nov", "28 nov", "28 nov."): the one form
+        of every screen and the page, never a number that reads as another day."""
+        months = self.messages["date.months"].split()
+        return self.t("date.day", day=day, month=months[month - 1])
+
+    def moment(self, when: str) -> str:
+        """A moment (ISO 8601, to the minute at least) as this language writes it: the
+        day as ``date`` does, then the time ("28 Nov 20:15")."""
+        at = datetime.fromisoformat(when)
+        return self.t("date.moment", date=self.date(at.day, at.month), time=f"{at:%H:%M}")
 
     def seat(self, seat: int) -> str:
         """Seats are 0-based in data and P1..P6 to people; a bot's seat is named a bot's."""

@@ -198,7 +198,15 @@ def _kept(body: KeptView, w: Catalog) -> Parts:
     # when the game on the cursor was last played, beside the hint: what tells apart
     # two games of the same seats and rounds
     when = body.games[body.cursor - 1][2] if body.cursor else ""
-    return w.t("screen.kept"), Choices(lines, body.cursor), "hint.kept", when or None
+    return w.t("screen.kept"), Choices(lines, body.cursor), "hint.kept", _moment(when, w)
+
+
+def _moment(when: str, w: Catalog) -> str | None:
+    """When a kept game was last played, as the language writes it (None: not known)."""
+    try:
+        return w.moment(when) if when else None
+    except ValueError:  # not a moment at all: said as it is
+        return when
 
 
 def _options(body: OptionsView, w: Catalog) -> Parts:

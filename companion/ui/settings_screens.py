@@ -103,7 +103,7 @@ def _win(tally: Tally, w: Catalog) -> str:
 
 
 def _past(game: PastGame, w: Catalog) -> str:
-    when = {"day": game.day, "month": game.month}
+    when = {"date": w.date(game.day, game.month)}
     if game.seat is None:  # abandoned: no winner
         return w.t("screen.history_abandoned", **when)
     shared = game.shared

@@ -225,24 +225,37 @@ function barChart(pairs, label) {
   return svg;
 }
 
+function moment(iso) {
+  // A moment as the table's language writes it ("28 Nov 20:15"), in the phone's time:
+  // the day and month forms of the catalog, as the OLED says them.
+  const at = new Date(iso);
+  const month = (words["date.months"] || "").split(" ")[at.getMonth()] || String(at.getMonth() + 1);
+  const two = (n) => String(n).padStart(2, "0");
+  const date = t("date.day", { day: at.getDate(), month });
+  return t("date.moment", { date, time: `${two(at.getHours())}:${two(at.getMinutes())}` });
+}
+
 async function loadHistory() {
   const [games, stats] = await Promise.all([getJSON("/api/history"), getJSON("/api/stats")]);
   const names = Object.entries(stats);
+  // No game at all: that alone, once. Games, none by a name: the wins say so.
+  $("wins-title").hidden = !games.length;
   $("wins-chart").replaceChildren(names.length
     ? barChart(names.map(([n, s]) => [n, s.wins]), (v) => String(v))
-    : el("p", { class: "hint" }, t("web.no_games")));
+    : el("p", { class: "hint" }, t(games.length ? "web.no_names" : "web.no_games")));
   const finished = games.filter((g) => g.vp).slice(0, 12);
-  // no finished game yet: no heading over an empty chart ("no games" is said above)
   $("vp-title").hidden = $("vp-chart").hidden = !finished.length;
   $("vp-chart").replaceChildren(...(finished.length
-    ? [barChart(finished.map((g) => [g.date.slice(5, 16).replace("T", " "), Math.max(...g.vp)]),
-      (v) => t("vp", { n: v }))]
+    ? [barChart(finished.map((g) => [moment(g.date), Math.max(...g.vp)]), (v) => t("vp", { n: v }))]
     : []));
-  $("games").replaceChildren(...games.map((g) =>
-    el("tr", {}, el("td", {}, g.date.slice(0, 16).replace("T", " ")),
+  const heads = ["web.col.date", "web.col.players", "web.col.winners", "web.col.vp"];
+  const head = el("tr", {}, ...heads.map((key) => el("th", { scope: "col" }, t(key))));
+  const rows = games.map((g) =>
+    el("tr", {}, el("td", {}, moment(g.date)),
       el("td", {}, g.names.join(", ")),
       el("td", {}, g.winners.map((s) => g.names[s]).join(", ") || t("history.abandoned")),
-      el("td", {}, g.vp ? g.vp.join("–") : ""))));
+      el("td", {}, g.vp ? g.vp.join("–") : "")));
+  $("games").replaceChildren(...(games.length ? [el("thead", {}, head), el("tbody", {}, ...rows)] : []));
 }
 
 // --- the settings -----------------------------------------------------------------------
