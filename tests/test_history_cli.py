@@ -324,7 +324,7 @@ def test_a_table_that_kept_nothing_yet_says_so_and_how_to_keep_games(tmp_path):
     for verb in ((), ("stats",)):
         code, out, err = history(*config, *verb)
         assert code == 0 and err == ""
-        assert f"No games kept yet in {folder}" in out and "--state-dir" in out
+        assert f"No games kept yet in {where(folder)}" in out and "--state-dir" in out
     assert history(*config, "--json")[:2] == (0, "[]\n")
     assert not folder.exists()  # a read command makes nothing
     code, _, err = history("--state-dir", str(tmp_path / "typo"))  # a folder named: a typo

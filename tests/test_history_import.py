@@ -101,7 +101,7 @@ def test_a_state_folder_that_is_a_file_is_refused(tmp_path):
 
 def test_an_empty_state_folder_lists_no_games(tmp_path):
     code, out, err = history("--state-dir", str(tmp_path))
-    assert code == 0 and err == "" and out.startswith(f"No games kept yet in {tmp_path}")
+    assert code == 0 and err == "" and out.startswith(f"No games kept yet in {where(tmp_path)}")
     assert not (tmp_path / "history.sqlite").exists()
 
 

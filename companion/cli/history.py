@@ -113,7 +113,7 @@ def _folder(state_dir: str | None, configured: Path) -> Path:
 
 def _empty(store: Reader) -> bool:
     """Whether the history holds no game it can show."""
-    return store is None or next(iter(store.seen(1)), None) is None
+    return store is None or next(iter(store.seen()), None) is None  # the first readable
 
 
 def _imported(words: Catalog, file: str, added: int, skipped: int) -> str:
