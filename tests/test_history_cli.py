@@ -329,3 +329,14 @@ def test_a_table_that_kept_nothing_yet_says_so_and_how_to_keep_games(tmp_path):
     assert not folder.exists()  # a read command makes nothing
     code, _, err = history("--state-dir", str(tmp_path / "typo"))  # a folder named: a typo
     assert code == 2 and "no such folder" in err
+
+
+def test_a_game_going_on_is_said_kept_though_the_history_is_empty(tmp_path):
+    """A simulated game stopped mid-way is kept in the folder: `history` must not say
+    nothing is kept there, only that the game joins the history at its end."""
+    from companion.storage.state import StateDir
+
+    StateDir(tmp_path).save(record())
+    code, out, err = history("--state-dir", str(tmp_path))
+    assert code == 0 and err == ""
+    assert out.startswith(f"No games in the history yet: the game kept in {where(tmp_path)}")

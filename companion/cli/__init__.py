@@ -150,7 +150,12 @@ def _add_simulate(sub) -> None:
     sim.add_argument("--board", help="board name or trader-rates JSON file")
     sim.add_argument("--target", type=target, help="VP that end the game (30, 45, ..)")
     sim.add_argument("--script", metavar="FILE", help="key presses to play, one per line")
-    sim.add_argument("--fast", action="store_true", help="no pauses, animations or countdown")
+    sim.add_argument(
+        "--fast",
+        action="store_true",
+        help="no pauses: the table waits only for the seats (each screen still drawn once "
+        "where frames are kept)",
+    )
     sim.add_argument("--speed", type=speed, default=1.0, help="divide every pause by this")
     sim.add_argument("--json", action="store_true", help="print the final state as JSON")
     sim.add_argument("--frames", metavar="DIR", help="write every frame as a numbered PNG")
@@ -240,6 +245,12 @@ def _add_bench(sub) -> None:
     bench = sub.add_parser(
         "bench",
         help="measure the engine and the simulated table",
+        description="Measure the engine (games and the strong bot's playouts a second, one "
+        "core), the strong bot's decisions (on the real clock and in CPU time) with a "
+        "projection for a Raspberry Pi Zero 2 W made from CPU time (CPython 12x slower there "
+        "than one core of a ~3 GHz x86-64 machine: an estimate, the notes say where it comes "
+        "from), and the simulated table (key-to-frame latency, memory). --bots plays a "
+        "tournament instead.",
         examples=("companion bench", "companion bench --json", "companion bench --bots --games 60"),
     )
     bench.add_argument("--json", action="store_true", help="print the figures as one JSON object")

@@ -31,6 +31,7 @@ from ..storage.errors import os_reason
 from ..storage.history import HISTORY_FILE, Game, History, Kept, skipped
 from ..storage.lock import FolderLock
 from ..storage.seen import Seen
+from ..storage.state import StateDir
 from ..storage.stats import labels, scored, stats
 from ..ui.catalog import Catalog, catalog
 from .lines import TOO_LONG_MESSAGE, Line, ReadError, TooLong, open_input, read_lines, reason
@@ -70,8 +71,12 @@ def history_command(
         with _reading(folder, report) as store:
             if verb != "export" and not as_json and _empty(store):
                 # a table that has kept nothing yet (its folder not even made): say where
-                # games will be, and how to keep a simulated one; no error
-                out.write(words.t("history.none_kept", folder=where(folder)) + "\n")
+                # games will be, and how to keep a simulated one; no error. A game going
+                # on (or set aside) is kept, and joins the history at its end: said so.
+                going = StateDir(folder)
+                waiting = folder.is_dir() and (going.game.is_file() or bool(going.kept_games()))
+                key = "history.none_ended" if waiting else "history.none_kept"
+                out.write(words.t(key, folder=where(folder)) + "\n")
                 return 0
             write(store, as_json, words, out)
     except BrokenPipeError:  # the reader went away (``history | head``): nothing to say

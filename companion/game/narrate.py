@@ -209,7 +209,8 @@ def ending(state: GameState, w: Words, ended: bool = False) -> Iterator[str]:
     elif ended:
         yield w.t("narrate.ended", n=state.round, target=target)
     else:
-        yield w.t("narrate.in_progress", n=state.round, target=target)
+        key = "narrate.in_progress" if state.round else "narrate.not_begun"  # no "round 0"
+        yield w.t(key, n=state.round, target=target)
         return
     end = outcome(state)
     conversions = " · ".join(
