@@ -115,11 +115,12 @@ def test_the_goods_on_the_page_read_in_full_and_counted():
     assert lines("step-bonus", "fr")[0] == "J2 +4 marchandises"
     assert lines("step-bonus", "nl")[0] == "S2 +4 goederen"
     assert lines("step-trade", "fr") == ["J1 -2 marchandises +1 PV"]
-    assert lines("trade", "fr") == ["a 12 marchandises", "échanger 12 marchandises → +6 PV"]
+    assert lines("trade", "fr") == ["possède 12 marchandises", "échanger 12 marchandises → +6 PV"]
     assert lines("trade", "nl") == ["heeft 12 goederen", "ruil 12 goederen → +6 OP"]
     assert lines("trade-none", "en") == ["holds 12 goods", "no trade (keeps 12 goods)"]
-    # where the display has no room for the word, it draws the goods' picture after "a 12"
-    assert "a 12" in [t.text for t in _texts("trade", "fr")]
+    # where the display has no room for the word, it draws the goods' picture after
+    # "possède 12" ("a 12" read as "à 12")
+    assert "possède 12" in [t.text for t in _texts("trade", "fr")]
 
 
 def _texts(name: str, lang: str):

@@ -233,7 +233,9 @@ def _set(
     rows = -(-len(texts) // n)
     y = top + rows * pitch
     for c in range(1, min(n, len(texts))):
-        x = c * step - GUTTER // 2 - 1
+        # mid-way between the ink: a cell's blank column is its last, so the gap a column's
+        # text leaves is one wider than the gutter; three pixels of it either side
+        x = c * step - GUTTER // 2 - 2
         items.append(Box((x, top, x, y - 2)))
     return items + [_text(t, _fitting(t, w), 0, y + i * pitch) for i, t in enumerate(extra)]
 
