@@ -103,6 +103,40 @@ def test_a_display_found_and_lost_again_is_said_once_per_outage():
     assert panel.image().tobytes() == draw_frame("c").tobytes()
 
 
+@pytest.mark.parametrize("controller", I2C)
+def test_a_panel_that_lost_its_power_comes_back_showing_the_game(controller):
+    """Its supply cut mid-game and back: the panel has forgotten its set-up (display
+    off), so the frame alone would leave it blank; the device is built again, reset pulse
+    and the driver's start included, then the frame and the contrast go whole."""
+    res, factory = 7, MockFactory()
+    panel = FakePanel(controller)
+    connector = Connector(
+        controller, "i2c", bus=panel, pin_factory=factory, i2c_reset=res, sleep=lambda s: None
+    )
+    connector.open()
+    said: list[str] = []
+    oled = Oled(connector, on_error=said.append)
+    oled.contrast(4)
+    oled.show(draw_frame("round 3"))
+    assert panel.image().tobytes() == draw_frame("round 3").tobytes()
+    lows = [s.state for s in factory.pin(res).states].count(False)
+    panel.power_off()
+    oled.show(draw_frame("round 4"))  # drawn while it is dark: said once, the game goes on
+    oled.retry()
+    panel.power_on()
+    assert panel.image().tobytes() == draw_frame("").tobytes()  # blank, as a real one
+    oled.retry()
+    assert panel.display_on and panel.contrast == 102
+    assert panel.image().tobytes() == draw_frame("round 4").tobytes()
+    assert [s.state for s in factory.pin(res).states].count(False) > lows  # reset again
+    assert [m.split(" (")[0] for m in said] == [
+        "the display does not answer",
+        "the display answers again",
+    ]
+    connector.forget()
+    connector.close()
+
+
 def draw_frame(text: str):
     from PIL import Image, ImageDraw
 

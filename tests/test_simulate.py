@@ -17,6 +17,7 @@ from companion.cli import main
 from companion.cli.replay import replay_command
 from companion.game.boards import profile
 from companion.table import Phase, public_view
+from companion.table.events import Tick
 
 
 @pytest.mark.slow
@@ -378,3 +379,25 @@ def test_a_game_simulated_without_a_state_folder_is_said_not_kept(tmp_path):
     assert "nothing was kept: give --state-dir DIR" in err
     code, _, err = simulate(*script, "--state-dir", str(tmp_path / "s"))
     assert code == 0 and "nothing was kept" not in err
+
+
+def test_the_simulated_panel_cut_from_its_power_mid_game_comes_back_with_the_game():
+    """As a loose supply wire: the panel goes dark mid-round, the game goes on, and once
+    powered again the table sets it up again and it shows the game as it is now."""
+    frames: list = []
+    sim = Simulator(players=3, fast=True, on_frame=frames.append)
+    try:
+        sim.press(0, 1)
+        sim.panel.power_off()
+        sim.press(1, 2)  # drawn while the panel is dark
+        sim.panel.power_on()
+        assert sim.panel.image().getbbox() is None  # blank: its set-up is gone
+        sim.app.put(Tick())  # the loop's next look at a dirty panel (it wakes for it)
+        sim.caught_up()
+        shown = sim.panel.image()
+    finally:
+        sim.close()
+    assert shown.getbbox() is not None
+    assert shown.tobytes() == frames[-1].tobytes()  # the last frame the table drew
+    said = " ".join(sim.errors)
+    assert "the display does not answer" in said and "the display answers again" in said

@@ -5,6 +5,7 @@ the ``Spec`` of ``companion run``.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -92,14 +93,21 @@ def device_display(found: Effective, open_device: OpenDevice | None = None) -> D
             i2c_reset=i2c_reset,
             pin_factory=factory,  # an SPI display's D/C and reset lines, an I²C one's RES
         )  # fmt: skip
-        try:
-            return (open_device or display.open_device)(d.controller, d.interface, **where)
-        except display.DisplayMissing:
-            # The loop looks for it while the panel is dirty, and the first failed look
-            # is logged, naming the bus and address.
-            connector = display.Connector(d.controller, d.interface, **where)
-            stack.callback(connector.close)
-            return connector
+        if open_device is not None:  # a test's own display
+            try:
+                return open_device(d.controller, d.interface, **where)
+            except display.DisplayMissing:
+                pass
+        # A connector, opened if the panel answers: one that stops answering is opened
+        # again once it answers (a panel that lost its power needs its set-up again);
+        # one not there yet is looked for while the panel is dirty, the first failed look
+        # logged, naming the bus and address.
+        connector = display.Connector(d.controller, d.interface, **where)
+        stack.callback(connector.close)
+        if open_device is None:
+            with contextlib.suppress(display.DisplayMissing):
+                connector.open()
+        return connector
 
     return open_display
 

@@ -27,7 +27,7 @@ from ..hw.hub import HubPads
 from ..rules import Board
 from ..sim.hub import HubMissing, SimulatedHub
 from ..sim.matrix import SimulatedMatrix
-from ..sim.panel import fake_device
+from ..sim.panel import fake_connector
 from ..sim.pins import SimFactory
 from ..storage import StateDir
 from ..table import FAST, TABLE, Effect, Flow, Phase, new_flow, start
@@ -173,9 +173,11 @@ class Simulator(Closing):
             self._stack.callback(self.wiring.close)
             cfg = replace(cfg, pads=PadsConfig("hub", self.wiring.port))
         lines = cfg.display  # an SPI panel's D/C and reset, as the device has them
-        luma, self.panel = fake_device(
+        # The device's way to its display: a panel that loses its power is set up again.
+        luma, self.panel = fake_connector(
             controller or lines.controller, pin_factory=self.factory, dc=lines.dc, reset=lines.reset
         )
+        self._stack.callback(luma.close)
         boards = tuple(profile(name) for name in profile_names())
         timing = FAST if fast else TABLE.faster(speed)
         start_flow = new_flow(

@@ -16,11 +16,16 @@ the app to call while ``dirty``.
 
 A display may also be missing from the start (not plugged in, not powered, no I²C bus):
 ``Oled`` then holds a ``Connector`` in place of the device, keeps the last frame, and
-each ``retry`` looks for the display again; once it answers, it gets that frame.
+each ``retry`` looks for the display again; once it answers, it gets that frame. An
+``Oled`` made with a ``Connector`` (the device's way) treats a display that stops
+answering the same way: the device is let go and opened again once the panel answers,
+RES pulsed and the driver's set-up sent first, since a panel whose power was cut has
+forgotten it (display off) and would stay black however many frames it were sent.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -106,9 +111,10 @@ class Oled:
     def __init__(
         self, device: LumaDevice | Connector, on_error: Callable[[str], None] | None = None
     ) -> None:
-        # A Connector: the display is not there yet; it is looked for at each retry.
+        # A Connector: the display, opened already if it answered (``opened``), else
+        # looked for at each retry; after an outage it is built again (``_outage``).
         self._connector = device if isinstance(device, Connector) else None
-        self.device: LumaDevice | None = None if isinstance(device, Connector) else device
+        self.device: LumaDevice | None = device.opened if isinstance(device, Connector) else device
         self.size = device.size  # the panel's: 256×64 for the SSD1322
         self._on_error = on_error
         self._image: Image.Image | None = None  # the last frame given
@@ -117,6 +123,7 @@ class Oled:
         self._contrast: int | None = None  # the controller's level to keep, 0..255
         self._contrast_held = True
         self.failing = False
+        self._found = self.device is not None  # a device opened once: a new look is a return
 
     @property
     def dirty(self) -> bool:
@@ -188,6 +195,8 @@ class Oled:
                 problem = problem or e
                 if not self.failing:
                     self._outage(e)
+                if self.device is None:  # to be built again: nothing more to this one
+                    return
         if problem is None and self.failing:
             self.failing = False
             self._report("the display answers again")
@@ -202,11 +211,16 @@ class Oled:
             if not self.failing:
                 self._outage(e)
             return None
-        self.device = device
+        again = self._found  # opened before: an outage ends, set up afresh
+        self.device, self._found = device, True
         self._held, self._want = [], []
         self._plan()
         self._contrast_held = self._contrast is None
-        self._report(f"the display answers: {self._connector.where}")
+        self._report(
+            "the display answers again"
+            if again
+            else f"the display answers: {self._connector.where}"
+        )
         self.failing = False
         return device
 
@@ -214,6 +228,11 @@ class Oled:
         self.failing = True
         self.invalidate()
         self._report(f"the display does not answer ({error}); the game goes on")
+        if self._connector is not None and self.device is not None:
+            # It may have lost its power, and with it its set-up (a blank panel however
+            # many frames it is sent): it is opened again once it answers, as at power-on.
+            self._connector.forget()
+            self.device = None
 
     def _report(self, message: str) -> None:
         if self._on_error is not None:
@@ -451,6 +470,7 @@ class Connector(Closing):
         self._serial: i2c | None = None  # the open I²C interface
         self._reset_line: DigitalOutputDevice | None = None  # an I²C display's RES
         self._gpio: GpioLines | None = None  # an SPI display's D/C and reset lines
+        self.opened: LumaDevice | None = None  # the device the last ``open`` built
 
     @property
     def where(self) -> str:
@@ -471,7 +491,23 @@ class Connector(Closing):
         except (LumaError, OSError) as e:
             raise DisplayMissing(f"{self.where}: {e}") from e
         self._serial = self._reset_line = None  # the device's own from now on
+        self.opened = device
         return device
+
+    def forget(self) -> None:
+        """Let the device ``open`` built go (its bus, an I²C display's RES line), without
+        a word to the panel, which no longer answers: the next ``open`` builds it again,
+        reset pulse and the driver's set-up included. A panel that lost its power has
+        forgotten that set-up (display off), which only the driver's start sends."""
+        device, self.opened = self.opened, None
+        if device is None:
+            return
+        # luma's exit hook for it stays (a closure of its own): at exit it finds its bus
+        # closed, and swallows that. One an outage (a failed look builds none).
+        serial = getattr(device, "_serial_interface", None)  # luma's: no public name
+        with contextlib.suppress(Exception):  # each bus's own errors: it is let go anyway
+            if serial is not None:
+                serial.cleanup()
 
     def close(self) -> None:
         """Let the bus and lines go, unless a device was built on them. Safe to call

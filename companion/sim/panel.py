@@ -20,7 +20,7 @@ from luma.core.device import device as LumaDevice
 from PIL import Image
 
 from ..errors import Closing
-from ..hw.display import DC_PIN, RESET_PIN, GpioLines, driver
+from ..hw.display import DC_PIN, RESET_PIN, Connector, GpioLines, driver
 from ..hw.panels import SPI_ONLY
 
 # Commands that take arguments, and how many, per controller (from the datasheets).
@@ -83,7 +83,12 @@ class _Bus(Closing):
 
 
 class FakePanel(_Bus):
-    """A 128×64 SSD1306, SSD1309 or SH1106 on a fake I²C bus. ``image()`` is what it shows."""
+    """A 128×64 SSD1306, SSD1309 or SH1106 on a fake I²C bus. ``image()`` is what it shows.
+
+    It can lose its power (``power_off``): it no longer answers, and once powered again
+    (``power_on``) it has forgotten its set-up as a real controller does: its display is
+    off (0xAE) and its RAM and contrast are the chip's own after reset, until a driver
+    sets it up again (luma's start ends with 0xAF, display on)."""
 
     def __init__(self, controller: str = "ssd1306", width: int = 128, height: int = 64):
         if controller not in _ARGS:
@@ -94,12 +99,29 @@ class FakePanel(_Bus):
         self.pages = height // 8
         self.ram_width = 132 if controller == "sh1106" else width
         self.column_offset = 2 if controller == "sh1106" else 0  # luma's page_address_offset
-        self.ram = [bytearray(self.ram_width) for _ in range(self.pages)]
         self._args = _ARGS[controller]
+        self._reset()
+        self.display_on = True  # as a panel a driver has set up: a test may write raw bytes
+        self.contrast = None  # none sent yet
+
+    def _reset(self) -> None:
+        """The controller as its power-on reset leaves it."""
+        self.ram = [bytearray(self.ram_width) for _ in range(self.pages)]
         self._pending: list[int] = []  # a command still waiting for its arguments
         self._column = 0
         self._page = 0
-        self._window = (0, width - 1, 0, self.pages - 1)  # SSD1306 horizontal mode
+        self._window = (0, self.width - 1, 0, self.pages - 1)  # SSD1306 horizontal mode
+        self.display_on = False
+        self.contrast = 0x7F  # the datasheets' reset value
+
+    def power_off(self) -> None:
+        """The panel's supply is cut: it answers nothing."""
+        self.answering = False
+
+    def power_on(self) -> None:
+        """The supply is back: it answers, with its set-up forgotten."""
+        self._reset()
+        self.answering = True
 
     # --- the SMBus calls luma makes -----------------------------------------------------
 
@@ -116,8 +138,10 @@ class FakePanel(_Bus):
     # --- what it shows -----------------------------------------------------------------
 
     def image(self) -> Image.Image:
-        """The visible display RAM as a 1-bit image."""
+        """The visible display RAM as a 1-bit image (all dark while the display is off)."""
         img = Image.new("1", (self.width, self.height))
+        if not self.display_on:
+            return img
         px = img.load()
         assert px is not None  # a new image's pixels are in memory
         for page, row in enumerate(self.ram):
@@ -140,6 +164,8 @@ class FakePanel(_Bus):
             return
         if byte in self._args:
             self._pending = [byte]
+        elif byte in (0xAE, 0xAF):  # display off, on
+            self.display_on = byte == 0xAF
         elif 0xB0 <= byte <= 0xB7:  # page start (page addressing)
             self._page = byte & 0x07
         elif byte <= 0x0F:  # low nibble of the column (page addressing)
@@ -282,3 +308,27 @@ def fake_device(
     spi_panel = FakeSsd1322(dc=lambda: bool(factory.pin(dc).state))
     serial = spi(spi=spi_panel, gpio=GpioLines(factory), gpio_DC=dc, gpio_RST=reset)
     return driver(controller, serial, rotate), spi_panel
+
+
+def fake_connector(
+    controller: str = "ssd1306",
+    rotate: int = 0,
+    *,
+    pin_factory: Factory,
+    dc: int = DC_PIN,
+    reset: int = RESET_PIN,
+) -> tuple[Connector, Panel]:
+    """The device's way to its display, on a fake bus: a ``Connector`` opened on a fake
+    panel, (connector, panel). A panel that loses its power (``power_off``, then
+    ``power_on``) is opened again by the ``Oled`` that holds it, as on the device."""
+    if controller not in SPI_ONLY:
+        panel: Panel = FakePanel(controller)
+        where = Connector(controller, "i2c", rotate=rotate, bus=panel, pin_factory=pin_factory)
+    else:
+        factory = pin_factory
+        panel = FakeSsd1322(dc=lambda: bool(factory.pin(dc).state))
+        where = Connector(
+            controller, "spi", rotate=rotate, dc=dc, reset=reset, bus=panel, pin_factory=factory
+        )
+    where.open()
+    return where, panel
