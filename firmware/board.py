@@ -13,7 +13,7 @@ WATCHDOG_MS = 2000
 # A released column line climbs back through its pull-up before the next row is read:
 # long enough on the Pico's own pull-ups alone (up to 80 kOhm, RP2040 datasheet) with six
 # 3 m cables (hardware/README.md's cable table), so a hub built without the 10 kOhm
-# resistors leaks no card either. 6 rows: 3 ms a scan, only while a key is down.
+# resistors leaks no card either. 6 rows: 3 ms of each scan (the Pico scans always).
 SETTLE_US = 500
 
 if PICO:
@@ -74,7 +74,9 @@ if PICO:
             self._out.write(data)
 
         def wait(self, ms):
-            time.sleep_ms(1)  # the keys are real: scan every millisecond whatever ms says
+            # The keys are real: scan again after 1 ms whatever ms says (a pass, settling
+            # included, is ~4.5 ms: main.DEBOUNCE says what that makes of a press).
+            time.sleep_ms(1)
 
     def arm():
         micropython.kbd_intr(-1)  # a 0x03 from the host is data now, not a KeyboardInterrupt

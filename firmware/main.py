@@ -20,7 +20,10 @@ from debounce import Debouncer
 from hub import Hub
 from scan import scan
 
-DEBOUNCE = 5  # equal readings in a row: 5 scans of about 1 ms, so a press is said in ~6 ms
+# Equal readings in a row before a change is said. On the Pico a scan is ~4.5 ms (6 rows
+# of board.SETTLE_US, 500 µs, then its 1 ms wait), and it scans always: a press is said
+# some 20-25 ms after its contact settles.
+DEBOUNCE = 5
 SCAN_MS = 1
 IDLE_MS = 20  # the simulation's wait while no key changes (its keys wake it anyway)
 
