@@ -71,7 +71,8 @@ def test_the_page_is_told_whether_the_table_has_a_volume(tmp_path, volume):
 
 @pytest.mark.parametrize(
     ("sound", "volume"),
-    [('buzzer = "passive"', True), ('buzzer = "active"', False), ("", False)],
+    # no buzzer here has a volume that acts (buttons.PASSIVE_DUTY): none offers one
+    [('buzzer = "passive"', False), ('buzzer = "active"', False), ("", False)],
 )
 def test_the_config_says_of_the_volume_what_the_opened_buzzer_says(tmp_path, sound, volume):
     """The page offers a volume by the config (``Pins.has_volume``), the device's menu by

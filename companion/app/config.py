@@ -73,8 +73,9 @@ class Pins:
     @property
     def has_volume(self) -> bool:
         """Whether the buzzer has a volume to set, as ``Beeper.has_volume`` says of the
-        buzzer opened on these pins: a passive one, on a pin. The page offers it then."""
-        return self.buzzer is not None and self.buzzer_kind == "passive"
+        buzzer opened on these pins: none has (``buttons.PASSIVE_DUTY`` says why), so
+        neither the settings screen nor the page offers one."""
+        return False
 
 
 @dataclass(frozen=True)

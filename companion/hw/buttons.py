@@ -20,7 +20,7 @@ from gpiozero.pins.mock import MockFactory
 from ..errors import Closing, CompanionError
 from ..table.events import HostDown, HostKey, HostUp, Put
 from .pinfactory import given
-from .sounds import Note, Sounds, packaged_sounds
+from .sounds import VOLUMES, Note, Sounds, packaged_sounds
 
 # Contacts settle within a few milliseconds; the pin factory (lgpio on a Pi) filters
 # out edges shorter than this, so the table sees one down and one up per press.
@@ -114,15 +114,23 @@ def _wait(stop: threading.Event, seconds: float) -> bool:
     return stop.wait(seconds)
 
 
+# A passive buzzer plays at half duty: the square wave's pitch at its strongest. No lower
+# duty can make it quieter here: lgpio's PWM is timed in user space and gpiozero rounds a
+# duty to whole percent, so the short pulses of a low duty (2.5 µs at 1% of a 2.5 kHz
+# note) come out as chance; its loudness is the circuit's (hardware/README.md).
+PASSIVE_DUTY = 0.5
+
+
 class Beeper(Closing):
     """The table's sounds, played by name on an optional buzzer (a pin of ``pin_factory``);
     without one, silent.
 
     A passive buzzer (``kind="passive"``: a piezo on a PWM pin) plays each note's pitch
-    at the volume's duty cycle. An active buzzer (``kind="active"``, gpiozero's
-    ``Buzzer``) sounds at its own pitch: it plays the rhythm, and its volume is on or
-    off. A sound plays on a thread of its own that ends with it (a new sound stops the
-    one playing), so the event loop never waits and an idle table wakes no thread.
+    at half duty (``PASSIVE_DUTY``). An active buzzer (``kind="active"``, gpiozero's
+    ``Buzzer``) sounds at its own pitch: it plays the rhythm. Neither has a volume to
+    set, only on and off (``has_volume``). A sound plays on a thread of its own that ends
+    with it (a new sound stops the one playing), so the event loop never waits and an
+    idle table wakes no thread.
     ``wait`` is how the player waits out a note (tests pass one that does not sleep).
     ``volume``: 1..10, as the settings have it (their default is the settings').
     """
@@ -159,13 +167,14 @@ class Beeper(Closing):
 
     @property
     def has_volume(self) -> bool:
-        """Whether the volume can be set (a passive buzzer); else it is on or off."""
-        return self.kind == "passive" and self._device is not None
+        """Whether the volume can be set: on no buzzer here (see ``PASSIVE_DUTY``); a
+        buzzer is on or off, and the settings offer no volume that would do nothing."""
+        return False
 
     def set_volume(self, level: int) -> None:
-        """A passive buzzer's volume, 1 (quietest) to 10; an active one ignores it."""
-        if type(level) is not int or not 1 <= level <= len(self.sounds.duty):
-            raise ValueError(f"volume is 1..{len(self.sounds.duty)}, not {level!r}")
+        """The settings' volume, 1..10, checked and kept: no buzzer here acts on it."""
+        if type(level) is not int or not 1 <= level <= VOLUMES:
+            raise ValueError(f"volume is 1..{VOLUMES}, not {level!r}")
         self._volume = level
 
     def set_on(self, on: bool) -> None:
@@ -227,6 +236,6 @@ class Beeper(Closing):
             device.off()
         elif isinstance(device, PWMOutputDevice):
             device.frequency = note.hz
-            device.value = self.sounds.duty[self._volume - 1]
+            device.value = PASSIVE_DUTY
         else:
             device.on()

@@ -1,7 +1,6 @@
 """The table's sounds as data: ``data/sounds.toml`` read and checked whole.
 
-A sound is a few notes (a pitch in Hz, or a rest, and a length); the volume table gives
-a passive buzzer's PWM duty cycle for each level 1..10. A mistake in the file is one
+A sound is a few notes (a pitch in Hz, or a rest, and a length). A mistake in the file is one
 ``SoundsError`` line naming the file and the key: a sound the table does not make, a
 sound it makes that is missing, a note that is no note, a sound too long.
 """
@@ -12,7 +11,6 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from itertools import pairwise
 from typing import Any
 
 from gpiozero.tones import Tone
@@ -23,7 +21,7 @@ from ..errors import CompanionError
 NAMES = ("click", "locked", "refused", "reveal", "trade")
 LONGEST_MS = 400  # every sound answers a press; the next press may come at once
 CLICK_MS = 30  # the click answers every press
-VOLUMES = 10  # volume levels 1..10
+VOLUMES = 10  # the settings' volume levels 1..10
 REST = "rest"
 
 
@@ -40,7 +38,6 @@ class Note:
 @dataclass(frozen=True)
 class Sounds:
     notes: dict[str, tuple[Note, ...]]  # by name, every name of NAMES
-    duty: tuple[float, ...]  # a passive buzzer's duty cycle at volume 1..10
 
     def rhythm(self, name: str) -> tuple[tuple[bool, int], ...]:
         """What an active buzzer plays of ``name``: (on, ms) spans, neighbours merged."""
@@ -68,8 +65,8 @@ def load_sounds(text: str, source: str = "sounds.toml") -> Sounds:
     except tomllib.TOMLDecodeError as e:
         raise SoundsError(f"{source}: not valid TOML: {e}") from None
     for section in data:
-        if section not in ("sounds", "volume"):
-            raise SoundsError(f"{source}: [{section}]: unknown section (known: sounds, volume)")
+        if section != "sounds":
+            raise SoundsError(f"{source}: [{section}]: unknown section (known: sounds)")
     sounds = _table(data, "sounds", source)
     for name in sounds:
         if name not in NAMES:
@@ -80,7 +77,7 @@ def load_sounds(text: str, source: str = "sounds.toml") -> Sounds:
         if name not in sounds:
             raise SoundsError(f"{source}: [sounds] {name}: missing")
         notes[name] = _sound(sounds[name], f"{source}: [sounds] {name}")
-    return Sounds(notes, _duty(_table(data, "volume", source).get("duty"), source))
+    return Sounds(notes)
 
 
 def _table(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
@@ -123,14 +120,3 @@ def _pitch(pitch: object, where: str) -> float | None:
     raise SoundsError(
         f'{where}: {shown} is no pitch: a note name ("C7", "F#6"), 20..20000 Hz, or "rest"'
     )
-
-
-def _duty(value: object, source: str) -> tuple[float, ...]:
-    where = f"{source}: [volume] duty"
-    if not (isinstance(value, list) and len(value) == VOLUMES):
-        raise SoundsError(f"{where}: needs a list of {VOLUMES} duty cycles, volume 1 first")
-    if not all(type(d) in (int, float) and 0 < d <= 0.5 for d in value):
-        raise SoundsError(f"{where}: each duty cycle is a number over 0, at most 0.5")
-    if any(low >= high for low, high in pairwise(value)):
-        raise SoundsError(f"{where}: each volume must be louder than the one below it")
-    return tuple(float(d) for d in value)
