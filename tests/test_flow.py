@@ -24,7 +24,15 @@ from companion.table import (
     start,
 )
 from companion.table.effects import REFUSED, ResumeKept
-from companion.table.events import HostDown, HostKey, HostUp, NameSet, PadDown, PadUp
+from companion.table.events import (
+    HostDown,
+    HostKey,
+    HostUp,
+    NameSet,
+    PadDown,
+    PadUp,
+    SaveFailed,
+)
 from companion.table.state import KeptGame
 from companion.table.view import OverView, TradeView
 
@@ -407,6 +415,21 @@ def test_a_press_that_may_not_act_now_is_said_and_changes_nothing():
     table.press(1, 5)
     assert table.view.notice == ("notice.not_now", (("seat", 1),))
     assert table.view.phase is Phase.REVEAL and table.beeps[-1] is Sound.REFUSED
+
+
+def test_a_stray_press_never_hides_a_notice_of_another_kind():
+    """ "Game not saved" on show stays over a pad pressed during the reveal: the press is
+    refused by its sound alone."""
+    slow = Timing(supply=5, countdown=3, reveal=5, step=5, scores=5, message=5)
+    table = Driver(*start(new_flow(BOARDS, slow), 4, BOARDS[0], 30, 0.0))
+    table.ok()
+    table.play([(1,), (2,), (3,), (4,)])
+    table.ok()
+    table.send(SaveFailed("disk full"))
+    said = table.view.notice
+    assert said is not None and said[0] == "notice.save_failed"
+    table.press(1, 5)
+    assert table.view.notice == said and table.beeps[-1] is Sound.REFUSED
 
 
 def test_left_on_the_first_option_goes_back_to_the_seats():

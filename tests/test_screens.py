@@ -573,3 +573,13 @@ def test_scores_keep_names_apart_from_their_numbers_on_the_wide_panel():
     right = max(box[2] for _, box in pieces(shown))
     assert right >= SIZES[1][0] - 8  # the last column ends at the right edge
     assert not run_together(shown)
+
+
+def test_the_saved_games_list_says_when_each_was_played_in_every_language():
+    """The fact that tells two alike games apart: the moment on a wide panel, its day
+    where the moment does not fit beside the hint (it was dropped on 128×64)."""
+    for lang in languages():
+        words = catalog(lang)
+        narrow, wide = (texts(drawn("kept", size, words)) for size in SIZES)
+        assert words.date(25, 11) in narrow, (lang, narrow)
+        assert words.moment("2025-11-25T21:40") in wide, (lang, wide)

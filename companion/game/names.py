@@ -51,7 +51,7 @@ def check_names(names: object) -> Names:
 
 
 class PastGame(NamedTuple):
-    """A game of the history as the device lists it: when it ended (UTC), its winner
+    """A game of the history as the device lists it: the day it ended (local time), its winner
     (the first one, by name or else by seat) and the winner's VP; None for a game
     abandoned (ended from the menu, or set aside unfinished): it has no winner."""
 

@@ -116,7 +116,7 @@ def _wait(stop: threading.Event, seconds: float) -> bool:
 
 # A passive buzzer plays at half duty: the square wave's pitch at its strongest. No lower
 # duty can make it quieter here: lgpio's PWM is timed in user space and gpiozero rounds a
-# duty to whole percent, so the short pulses of a low duty (2.5 µs at 1% of a 2.5 kHz
+# duty to whole percent, so the short pulses of a low duty (4 µs at 1% of a 2.5 kHz
 # note) come out as chance; its loudness is the circuit's (hardware/README.md).
 PASSIVE_DUTY = 0.5
 

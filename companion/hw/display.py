@@ -228,11 +228,22 @@ class Oled:
         self.failing = True
         self.invalidate()
         self._report(f"the display does not answer ({error}); the game goes on")
-        if self._connector is not None and self.device is not None:
-            # It may have lost its power, and with it its set-up (a blank panel however
-            # many frames it is sent): it is opened again once it answers, as at power-on.
+        if self._connector is not None and self.device is not None and not self._there():
+            # Gone, not a passing glitch (a no-op is not heard either): it may have lost
+            # its power, and with it its set-up (a blank panel however many frames it is
+            # sent), so it is opened again once it answers, as at power-on.
             self._connector.forget()
             self.device = None
+
+    def _there(self) -> bool:
+        """Whether the panel hears a no-op: a write that failed once on a panel that
+        still answers is a glitch (its bands go again), not a panel gone."""
+        assert self.device is not None
+        try:
+            self.device.command(NOP)
+        except (LumaError, OSError):
+            return False
+        return True
 
     def _report(self, message: str) -> None:
         if self._on_error is not None:

@@ -530,7 +530,7 @@ def skipped(history: History) -> str:
 
 def _past(game: Seen) -> PastGame:
     """The game's line: abandoned (no winner), or its first winner."""
-    when = datetime.fromisoformat(game.date)
+    when = datetime.fromisoformat(game.date).astimezone()  # the day here, as the page says it
     if not game.won:
         return PastGame(when.day, when.month, None, None, None)
     assert game.vp is not None

@@ -377,7 +377,8 @@ def new_flow(
 
 
 def with_volume(flow: Flow, volume: bool) -> Flow:
-    """``flow`` knowing whether the buzzer has a volume to set (a passive one does)."""
+    """``flow`` knowing whether the buzzer has a volume to set (none here has: a buzzer
+    that could act on one, on the kernel's hardware PWM, would)."""
     return replace(flow, settings=replace(flow.settings, volume=volume))
 
 
@@ -391,11 +392,18 @@ def choose_board(flow: Flow, board: Board) -> Flow:
     return replace(flow, choice=replace(flow.choice, board=boards.index(board)))
 
 
+NOT_NOW = ("notice.not_now", "notice.trading", "notice.no_seat")  # what ``not_now`` says
+
+
 def not_now(
     flow: Flow, event: PadDown, now: float, why: str = "notice.not_now", **values: object
 ) -> Step:
     """A pad press that may not act now, said (never silently dropped): a seated pad's
-    with ``why``, a pad with no seat in this game as that."""
+    with ``why``, a pad with no seat in this game as that. A notice of another kind on
+    show (a save that failed, say) stays: the press is refused by its sound alone."""
+    shown = flow.notice
+    if shown is not None and now < shown.until and shown.key not in NOT_NOW:
+        return flow, (REFUSED,)
     if event.seat not in flow.pads:
         return notice(flow, "notice.no_seat", now, pad=event.seat + 1), (REFUSED,)
     return notice(flow, why, now, seat=flow.pads.index(event.seat), **values), (REFUSED,)

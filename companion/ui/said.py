@@ -237,3 +237,4 @@ class Said:
     # The board as this screen stands (VP, goods, trader; empty: no game on the table).
     # The rows the content draws are these, so the OLED and the page cannot disagree.
     rows: tuple[Row, ...] = ()
+    fact_short: str | None = None  # the fact where it does not fit whole (a moment's day)

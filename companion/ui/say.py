@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from datetime import datetime
 
 from ..rules import Beggar, Bonus, Discard, Gain, Outcome, Rate, Share, Step, Trade
 from ..rules import Row as BoardRow
@@ -61,7 +62,8 @@ def say(view: View, words: Catalog) -> Said:
     words = words.with_bots(view.bots)
     rows = board_rows(view, words)
     title, content, hint, fact = _content(view, words, rows)
-    return Said(title, content, words.t(hint), fact, notice(view, words), rows)
+    fact, short = fact if isinstance(fact, tuple) else (fact, None)
+    return Said(title, content, words.t(hint), fact, notice(view, words), rows, short)
 
 
 def notice(view: View, words: Catalog) -> str | None:
@@ -84,7 +86,9 @@ def _named(words: Catalog, name: str, value: object) -> object:
 
 
 # (the title, what is under it, the hint's catalog key, the fact on the hint's right)
-Parts = tuple[str | None, Content, str, str | None]
+# A fact, or (a fact, its shorter form for where it does not fit: a moment's day).
+Fact = str | tuple[str, str] | None
+Parts = tuple[str | None, Content, str, Fact]
 
 
 def _content(view: View, w: Catalog, rows: tuple[Row, ...]) -> Parts:
@@ -201,12 +205,16 @@ def _kept(body: KeptView, w: Catalog) -> Parts:
     return w.t("screen.kept"), Choices(lines, body.cursor), "hint.kept", _moment(when, w)
 
 
-def _moment(when: str, w: Catalog) -> str | None:
-    """When a kept game was last played, as the language writes it (None: not known)."""
+def _moment(when: str, w: Catalog) -> Fact:
+    """When a kept game was last played, as the language writes it, and its day alone
+    where that does not fit (None: not known)."""
+    if not when:
+        return None
     try:
-        return w.moment(when) if when else None
+        at = datetime.fromisoformat(when)
     except ValueError:  # not a moment at all: said as it is
         return when
+    return w.moment(when), w.date(at.day, at.month)
 
 
 def _options(body: OptionsView, w: Catalog) -> Parts:

@@ -113,7 +113,8 @@ def layout(said: Said, size: tuple[int, int] = SIZE) -> Screen:
     """What a screen says, laid out on a ``size`` canvas in the pixel fonts."""
     w = size[0]
     items = _items(said, w)
-    return Screen(size, (*items, *_hint(said.hint, said.fact, size)), said.notice)
+    facts = (said.fact, said.fact_short)
+    return Screen(size, (*items, *_hint(said.hint, facts, size)), said.notice)
 
 
 def draw(view: View, words: Catalog, size: tuple[int, int] = SIZE) -> Image.Image:
@@ -150,13 +151,16 @@ def _fitting(text: str, room: int, names: tuple[str, ...] = ("body", "small")) -
     return next((n for n in names if width(text, font(n)) <= room), names[-1])
 
 
-def _hint(text: str, right: str | None, size: tuple[int, int]) -> list[Item]:
-    """The bottom line: what the host buttons do here, and a fact on the right."""
+def _hint(text: str, facts: Sequence[str | None], size: tuple[int, int]) -> list[Item]:
+    """The bottom line: what the host buttons do here, and on the right the first of
+    ``facts`` that fits (the fact, else its shorter form), if any."""
     w, h = size
     y = h - font("small").height
     items: list[Item] = [_text(text, "small", 0, y)]
-    if right and width(text, font("small")) + 10 + width(right, font("small")) <= w:
-        items.append(_right(right, "small", w - 1, y))
+    room = w - width(text, font("small")) - 10
+    fact = next((f for f in facts if f and width(f, font("small")) <= room), None)
+    if fact is not None:
+        items.append(_right(fact, "small", w - 1, y))
     return items
 
 
@@ -204,7 +208,8 @@ def _columns(lines: Sequence[Both], w: int, top: int, extra: tuple[str, ...] = (
             for texts in forms[:2] if n == 1 else forms:
                 if all(width(t, font(name)) <= room for t in texts):
                     return _set(texts, n, name, pitch, w, top, extra)
-    # Nothing fits whole: the shortest forms, as many columns as there are, cut at the edge.
+    # Nothing fits: the shortest forms in the small font, as many columns as there are
+    # (no shipped catalog comes here; a line too long would run past its column).
     return _set(forms[2], split[-1], "small", 9, w, top, extra)
 
 
@@ -233,8 +238,8 @@ def _set(
     rows = -(-len(texts) // n)
     y = top + rows * pitch
     for c in range(1, min(n, len(texts))):
-        # mid-way between the ink: a cell's blank column is its last, so the gap a column's
-        # text leaves is one wider than the gutter; three pixels of it either side
+        # in the gutter, a pixel left of its middle: a cell's blank column is its last,
+        # so the left column's ink ends a pixel before the gutter does
         x = c * step - GUTTER // 2 - 2
         items.append(Box((x, top, x, y - 2)))
     return items + [_text(t, _fitting(t, w), 0, y + i * pitch) for i, t in enumerate(extra)]
