@@ -541,6 +541,17 @@ def test_rows_that_cannot_be_read_are_skipped_and_counted_by_the_commands(tmp_pa
     assert snapshot(tmp_path) == before
 
 
+def test_a_history_of_unreadable_rows_alone_is_not_said_empty(tmp_path):
+    """ "No games kept yet" over rows it could not read would contradict the line that
+    counts them: the (empty) list is printed, and the rows said."""
+    bad_rows(tmp_path)
+    db = History(tmp_path).connect()
+    db.execute("DELETE FROM games WHERE game_id NOT IN ('a', 'b', 'c', 'd', 'e', 'f', 'g')")
+    db.close()
+    code, out, err = history_cli("list", tmp_path)
+    assert code == 0 and "No games kept yet" not in out and "7 games in" in err
+
+
 def test_rows_that_cannot_be_read_leave_the_rest_on_the_history_screen(tmp_path):
     from companion.app.memory import remembered
     from companion.storage.settings import NamesFile
