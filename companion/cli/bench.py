@@ -317,6 +317,8 @@ NOTES = (
     "not measured, never from the real clock (a busy machine stretches that): the factor is",
     "the project's estimate from a Pi 4's pure-Python speed and the A53's clock and core",
     "against the A72's (docs/bot-protocol.md). playouts and decision_cpu: CPU time.",
+    "hub_*: through the real firmware under the MicroPython unix port; None where that",
+    "port is not installed (make test installs it).",
 )
 
 
