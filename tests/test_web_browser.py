@@ -88,6 +88,9 @@ def phases_until(page, sim, web, clock: Clock, last: str | None = None) -> list[
         phase = next_phase(sim, web, clock)
 
 
+OUTER_MS = 180_000  # the limit of one wait for the page
+
+
 @pytest.fixture
 def browser_page(tmp_path):
     if not CHROMIUM.exists():
@@ -106,6 +109,9 @@ def browser_page(tmp_path):
             viewport=PHONE,
             bypass_csp=True,  # the test's own waits evaluate strings; the page never does
         )
+        # Every wait is for what the page shows (a selector, a condition); this is only
+        # the outer limit, generous for a loaded machine (Playwright's own is 30 s).
+        context.set_default_timeout(OUTER_MS)
         try:
             yield context.new_page()
         finally:

@@ -93,20 +93,16 @@ def device_display(found: Effective, open_device: OpenDevice | None = None) -> D
             i2c_reset=i2c_reset,
             pin_factory=factory,  # an SPI display's D/C and reset lines, an I²C one's RES
         )  # fmt: skip
-        if open_device is not None:  # a test's own display
-            try:
-                return open_device(d.controller, d.interface, **where)
-            except display.DisplayMissing:
-                pass
         # A connector, opened if the panel answers: one that stops answering is opened
         # again once it answers (a panel that lost its power needs its set-up again);
         # one not there yet is looked for while the panel is dirty, the first failed look
-        # logged, naming the bus and address.
+        # logged, naming the bus and address. A test may hand its own display.
         connector = display.Connector(d.controller, d.interface, **where)
         stack.callback(connector.close)
-        if open_device is None:
-            with contextlib.suppress(display.DisplayMissing):
-                connector.open()
+        with contextlib.suppress(display.DisplayMissing):
+            if open_device is not None:
+                return open_device(d.controller, d.interface, **where)
+            connector.open()
         return connector
 
     return open_display

@@ -103,8 +103,8 @@ def _claim(uses: dict[str, str], key: str, use: str, name: str) -> None:
 def legend(keymap: KeyMap, words: Catalog, seated: Sequence[int] = ()) -> list[str]:
     """Two lines for under the picture: the pads' keys, then the host buttons. In a game
     (``seated``: the pad of each person's seat) only the seated pads, by their seats."""
-    shown = list(enumerate(seated)) if seated else list(enumerate(range(len(keymap.pads))))
-    pads = "  ".join(f"{words.seat(seat)} {keymap.pads[pad]}" for seat, pad in shown)
+    shown = seated or range(len(keymap.pads))
+    pads = "  ".join(f"{words.seat(seat)} {keymap.pads[pad]}" for seat, pad in enumerate(shown))
     host = "  ".join(
         f"{words.t(f'keys.{role}')} {' '.join(key_name(k, words) for k in keymap.host[role])}"
         for role in HOST

@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from queue import Empty, Queue
 from typing import Protocol
 
@@ -201,9 +202,9 @@ class App:
         try:
             now = self._clock()
             flow, effects = step(self.flow, event, now)
-            if self._every_screen:
-                flow, effects = self._through(flow, effects, now)
-            flow, more = settle(flow, now)  # no pause: go on at once
+            # no pause: go on at once (drawing each screen on the way, where they are kept)
+            passing = partial(self._passing, now=now) if self._every_screen else None
+            flow, more = settle(flow, now, passing)
             self.flow = flow
             self.apply(effects + more)
             if isinstance(event, Tick) and self.display.dirty:
@@ -216,17 +217,11 @@ class App:
                 self.busy = False
                 self._idle.notify_all()
 
-    def _through(
-        self, flow: Flow, effects: tuple[Effect, ...], now: float
-    ) -> tuple[Flow, tuple[Effect, ...]]:
-        """Step through the pauses already due one at a time, each screen drawn on the
-        way (``every_screen``); the flow and effects left to settle."""
-        while flow.deadline is not None and flow.deadline <= now:
-            self.flow = flow
-            self.apply(effects)
-            self.refresh(now)
-            flow, effects = step(flow, Tick(), now)
-        return flow, effects
+    def _passing(self, flow: Flow, effects: tuple[Effect, ...], *, now: float) -> None:
+        """A screen a pause already due would skip, drawn (``every_screen``)."""
+        self.flow = flow
+        self.apply(effects)
+        self.refresh(now)
 
     def apply(self, effects: Sequence[Effect]) -> None:
         """Hand every effect to every sink; each takes the kinds it knows."""

@@ -69,7 +69,7 @@ def history_command(
             return _import(folder, file, words, out, report)
         write = {"list": _list, "export": _export, "stats": _stats}[verb]
         with _reading(folder, report) as store:
-            if verb != "export" and not as_json and _empty(store) and not _skipped(store):
+            if verb != "export" and not as_json and _empty(store):
                 # a table that has kept nothing yet (its folder not even made): say where
                 # games will be, and how to keep a simulated one; no error. A game going
                 # on (or set aside) is kept, and joins the history at its end: said so.
@@ -117,13 +117,9 @@ def _folder(state_dir: str | None, configured: Path) -> Path:
 
 
 def _empty(store: Reader) -> bool:
-    """Whether the history holds no game it can show."""
-    return store is None or next(iter(store.seen()), None) is None  # the first readable
-
-
-def _skipped(store: Reader) -> bool:
-    """Whether rows were skipped as unreadable (then the history is not empty: said so)."""
-    return store is not None and bool(store.skipped)
+    """Whether the history holds no row at all (one it cannot read is no empty history:
+    the list says it). One row looked at, never the games sorted."""
+    return store is None or store.query("SELECT 1 FROM games LIMIT 1").fetchone() is None
 
 
 def _imported(words: Catalog, file: str, added: int, skipped: int) -> str:

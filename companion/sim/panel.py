@@ -20,7 +20,7 @@ from luma.core.device import device as LumaDevice
 from PIL import Image
 
 from ..errors import Closing
-from ..hw.display import DC_PIN, RESET_PIN, Connector, GpioLines, driver
+from ..hw.display import DC_PIN, RESET_PIN, Connector
 from ..hw.panels import SPI_ONLY
 
 # Commands that take arguments, and how many, per controller (from the datasheets).
@@ -292,22 +292,18 @@ def fake_device(
     dc: int = DC_PIN,
     reset: int = RESET_PIN,
 ) -> tuple[LumaDevice, Panel]:
-    """A real luma driver on a fake bus: (device, panel). The SSD1322 is on a fake SPI
-    device whose D/C and reset lines are gpiozero pins of ``pin_factory`` (None: a
-    ``MockFactory`` of its own)."""
-    from luma.core.interface.serial import i2c, spi
-
-    if controller not in SPI_ONLY:
-        panel = FakePanel(controller)
-        return driver(controller, i2c(bus=panel), rotate), panel
+    """A real luma driver on a fake bus: (device, panel), as ``fake_connector`` opens it.
+    The SSD1322 is on a fake SPI device whose D/C and reset lines are gpiozero pins of
+    ``pin_factory`` (None: a ``MockFactory`` of its own)."""
     if pin_factory is None:
         from gpiozero.pins.mock import MockFactory
 
         pin_factory = MockFactory()
-    factory = pin_factory
-    spi_panel = FakeSsd1322(dc=lambda: bool(factory.pin(dc).state))
-    serial = spi(spi=spi_panel, gpio=GpioLines(factory), gpio_DC=dc, gpio_RST=reset)
-    return driver(controller, serial, rotate), spi_panel
+    connector, panel = fake_connector(
+        controller, rotate, pin_factory=pin_factory, dc=dc, reset=reset
+    )
+    assert connector.opened is not None  # a fake panel answers
+    return connector.opened, panel
 
 
 def fake_connector(

@@ -8,6 +8,7 @@ pin or a file, so every path is a plain test. What the table may show is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import assert_never
 
@@ -144,10 +145,17 @@ def due(flow: Flow) -> float | None:
     return min((t for t in times if t is not None), default=None)
 
 
-def settle(flow: Flow, now: float) -> Step:
-    """Step through every pause already due at ``now`` (no pauses: on at once)."""
+def settle(
+    flow: Flow, now: float, passing: Callable[[Flow, tuple[Effect, ...]], None] | None = None
+) -> Step:
+    """Step through every pause already due at ``now`` (no pauses: on at once).
+    ``passing``: told each flow passed through, with the effects that led there (they
+    are then its to carry out), as a simulator keeping every screen wants."""
     effects: tuple[Effect, ...] = ()
     while flow.deadline is not None and flow.deadline <= now:
+        if passing is not None:
+            passing(flow, effects)
+            effects = ()
         flow, more = step(flow, Tick(), now)
         effects += more
     return flow, effects
